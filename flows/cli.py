@@ -1,0 +1,92 @@
+"""The `talk2article` command line."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pipeline.schema import RunRecord
+
+app = typer.Typer(
+    help="Turn recorded technical talks and their decks into grounded Chinese "
+    "and English articles, offline by default.",
+    no_args_is_help=True,
+)
+console = Console()
+
+
+@app.command()
+def run(
+    talk: Annotated[
+        Path | None,
+        typer.Argument(
+            help="A talk folder: one recording (mp4, mkv, webm, mov, mp3, m4a, wav, flac, ...), "
+            "optional decks (.pptx, .pdf) and an optional talk.yaml."
+        ),
+    ] = None,
+    all_talks: Annotated[
+        bool, typer.Option("--all", help="Run every talk folder under the inputs directory.")
+    ] = False,
+    inputs: Annotated[
+        Path | None,
+        typer.Option(
+            help="Inputs directory for --all (default: TALK2ARTICLE_INPUTS_DIR or ./inputs)."
+        ),
+    ] = None,
+    outputs: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where outputs/<talk>/ folders go (default: TALK2ARTICLE_OUTPUTS_DIR or "
+            "./outputs)."
+        ),
+    ] = None,
+) -> None:
+    """Transcribe, read the deck, outline, draft, review and typeset one talk or all of them.
+
+    With no OPENAI_BASE_URL set, the bundled Qwen2.5-0.5B is served by llama.cpp on
+    loopback for the duration of the run. Each talk's status, timings and errors land in
+    outputs/<talk>/run.json; the exit code is 1 if any talk failed.
+    """
+    if (talk is None) == (not all_talks):
+        raise typer.BadParameter("give a talk folder or --all (not both)")
+    from flows.talk import all_talks as all_flow
+    from flows.talk import talk_to_article
+
+    records = all_flow(inputs, outputs) if all_talks else [talk_to_article(talk, outputs)]
+    report(records)
+    if not records or any(r.status != "succeeded" for r in records):
+        raise typer.Exit(1)
+
+
+@app.command()
+def prepare() -> None:
+    """Assemble and hash-check the bundled offline models (done on first use otherwise)."""
+    from pipeline.models import bundled_qwen_gguf, bundled_whisper_base, bundled_whisper_tiny_en
+    from pipeline.settings import Settings
+
+    cache = Settings().cache_dir
+    for ref in (bundled_whisper_tiny_en(), bundled_whisper_base(cache)):
+        console.print(f"whisper {ref.id}: {ref.location}")
+    console.print(f"llm: {bundled_qwen_gguf(cache)}")
+
+
+def report(records: list[RunRecord]) -> None:
+    if not records:
+        console.print("[red]no talk folders found[/red]")
+        return
+    table = Table("talk", "status", "seconds", "stages")
+    for record in records:
+        seconds = sum(s.seconds for s in record.stages)
+        stages = " ".join(f"{s.name}:{s.status}" for s in record.stages)
+        colour = "green" if record.status == "succeeded" else "red"
+        table.add_row(
+            record.talk, f"[{colour}]{record.status}[/{colour}]", f"{seconds:.1f}", stages
+        )
+    console.print(table)
+    for record in records:
+        for error in record.errors:
+            console.print(f"[red]error[/red] {record.talk}: {error}")
+        for path in record.outputs:
+            console.print(path)

@@ -1,0 +1,148 @@
+"""Prefect tasks: each reuses a stage's stored output when its provenance key matches,
+else calls the pipeline function and stores the result atomically.
+
+Prefect's own caching is off (cache_policy=NONE): its default policy includes the run id
+and hashes `Path` arguments by value, so keys are built from content hashes instead.
+"""
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from prefect import task
+from prefect.cache_policies import NONE
+from rich.progress import Progress, TimeElapsedColumn
+
+from pipeline import draft, evidence, outline, review, slides, transcribe, typeset
+from pipeline.ingest import ingest
+from pipeline.llm.session import LLMSession
+from pipeline.models import resolve_whisper
+from pipeline.prompts import load_prompt
+from pipeline.schema import Deck, Draft, Evidence, Outline, Review, TalkInputs, Transcript
+from pipeline.settings import Settings
+from pipeline.store import TalkStore
+
+stage_task = task(cache_policy=NONE, persist_result=False)
+
+
+@stage_task
+def ingest_task(folder) -> TalkInputs:
+    return ingest(folder)
+
+
+@stage_task
+def transcribe_task(
+    talk: TalkInputs, settings: Settings, store: TalkStore, state: dict
+) -> Transcript:
+    model = resolve_whisper(settings.whisper.model, talk.meta.language, settings.cache_dir)
+    key = transcribe.transcript_provenance(talk, model, settings.whisper).key
+    if cached := store.read_fresh("transcript.json", Transcript, key):
+        state["cached"] = True
+        return cached
+    with audio_progress(f"transcribing {talk.media.name}") as progress:
+        result = transcribe.transcribe(talk, model, settings.whisper, progress)
+    store.write("transcript.json", result)
+    store.write_text("transcript.srt", transcribe.to_srt(result))
+    return result
+
+
+@stage_task
+def slides_task(talk: TalkInputs, store: TalkStore, state: dict) -> Deck | None:
+    if not talk.decks:
+        return None
+    key = slides.deck_provenance(talk).key
+    if cached := store.read_fresh("deck.json", Deck, key):
+        state["cached"] = True
+        return cached
+    store.write("deck.json", deck := slides.read_deck(talk))
+    return deck
+
+
+@stage_task
+def evidence_task(
+    transcript: Transcript, deck: Deck | None, store: TalkStore, state: dict
+) -> Evidence:
+    opts = evidence.EvidenceOptions()
+    key = evidence.evidence_provenance(transcript, deck, opts).key
+    if cached := store.read_fresh("evidence.json", Evidence, key):
+        state["cached"] = True
+        return cached
+    store.write("evidence.json", result := evidence.build_evidence(transcript, deck, opts))
+    return result
+
+
+@stage_task
+def outline_task(
+    units: Evidence,
+    talk: TalkInputs,
+    settings: Settings,
+    llm: LLMSession,
+    store: TalkStore,
+    state: dict,
+) -> Outline:
+    prompt = load_prompt(settings.prompts_dir, "outline")
+    key = outline.outline_provenance(units, talk.meta, llm.model_id, prompt).key
+    if cached := store.read_fresh("outline.json", Outline, key):
+        state["cached"] = True
+        return cached
+    result = outline.build_outline(units, talk.meta, llm_for(llm, store), prompt)
+    store.write("outline.json", result)
+    return result
+
+
+@stage_task
+def draft_task(
+    plan: Outline,
+    units: Evidence,
+    settings: Settings,
+    llm: LLMSession,
+    store: TalkStore,
+    state: dict,
+) -> tuple[Draft, Draft]:
+    prompts = draft.DraftPrompts(
+        *(load_prompt(settings.prompts_dir, name) for name in ("draft_section", "translate"))
+    )
+    key = draft.draft_provenance(plan, units, llm.model_id, prompts.all()).key
+    en = store.read_fresh("draft/en.json", Draft, key)
+    zh = store.read_fresh("draft/zh.json", Draft, key)
+    if en and zh:
+        state["cached"] = True
+        return en, zh
+    en, zh = draft.write_drafts(plan, units, llm_for(llm, store), prompts)
+    store.write("draft/en.json", en)
+    store.write("draft/zh.json", zh)
+    return en, zh
+
+
+@stage_task
+def review_task(en: Draft, zh: Draft, units: Evidence, store: TalkStore) -> Review:
+    store.write("review.json", result := review.review(en, zh, units))
+    return result
+
+
+@stage_task
+def typeset_task(
+    drafts: tuple[Draft, ...], units: Evidence, talk: TalkInputs, verdict: Review, store: TalkStore
+) -> list[str]:
+    paths = []
+    for article in drafts:
+        name = f"article.{article.lang}.md"
+        store.write_text(name, typeset.typeset(article, units, talk.meta, talk.slug, verdict))
+        paths.append(str(store.path(name)))
+    return paths
+
+
+@contextmanager
+def audio_progress(label: str) -> Iterator[Callable[[float, float], None]]:
+    """A rich progress bar over seconds of audio."""
+    with Progress(*Progress.get_default_columns(), TimeElapsedColumn(), transient=True) as bar:
+        job = bar.add_task(label, total=None)
+
+        def update(done_s: float, total_s: float) -> None:
+            bar.update(job, completed=done_s, total=total_s)
+
+        yield update
+
+
+def llm_for(session: LLMSession, store: TalkStore):
+    """The session's LLM, logging every call of this talk to llm_calls.jsonl."""
+    return session.get().with_sink(lambda record: store.append_jsonl("llm_calls.jsonl", record))

@@ -1,0 +1,136 @@
+"""Per-chapter drafts: English written from the evidence, Chinese translated paragraph by
+paragraph so both versions carry the same claims and the same citations."""
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, Field, create_model, field_validator
+
+from pipeline.llm import LLM
+from pipeline.prompts import Prompt
+from pipeline.schema import Draft, DraftParagraph, DraftSection, Evidence, Outline, Provenance
+from pipeline.schema.article import OutlineSection
+from pipeline.store import provenance, sha256_model
+from pipeline.text import cjk_share, has_cjk
+
+STAGE = "draft"
+MAX_TOKENS_EN = 700
+MAX_TOKENS_ZH = 1000
+TRANSLATION_KINDS = {"title": "标题", "paragraph": "段落"}
+LIST_NUMBER = re.compile(r"^\d+[.、]\s*")
+ROLE_GOALS = {
+    "problem": "the pressure or problem the talk starts from, and who feels it",
+    "cause": "why existing approaches fail or waste resources",
+    "mechanism": "how the proposed design works, step by step, and its trade-offs",
+    "results": "the measured results, with exact numbers and the conditions they hold for",
+    "limits": "where the approach does not help, open questions, what is not yet verified",
+}
+
+
+def english_reply_model(evidence_ids: list[str]) -> type[BaseModel]:
+    evidence_id = Literal[tuple(evidence_ids)]  # type: ignore[valid-type]
+    paragraph = create_model(
+        "Paragraph",
+        text=(str, Field(min_length=20, max_length=1500)),
+        citations=(list[evidence_id], Field(min_length=1, max_length=6)),
+    )
+    return create_model(
+        "ChapterReply", paragraphs=(list[paragraph], Field(min_length=1, max_length=3))
+    )
+
+
+class ChineseParagraph(BaseModel):
+    zh: str = Field(min_length=2)
+
+    @field_validator("zh")
+    @classmethod
+    def check_chinese(cls, text: str) -> str:
+        if cjk_share(text) < 0.5:
+            raise ValueError("the translation is not written in Chinese")
+        return text
+
+
+class ChineseTitle(ChineseParagraph):
+    @field_validator("zh")
+    @classmethod
+    def check_chinese(cls, text: str) -> str:
+        # Titles are short and often mostly Latin terms ("KV cache 分页"): any Chinese will do.
+        if not has_cjk(text):
+            raise ValueError("the translation contains no Chinese")
+        return text
+
+
+def draft_provenance(
+    outline: Outline, evidence: Evidence, model_id: str, prompts: list[Prompt]
+) -> Provenance:
+    return provenance(
+        STAGE,
+        inputs={"outline": sha256_model(outline), "evidence": sha256_model(evidence)},
+        model=model_id,
+        prompts={p.id: p.sha256 for p in prompts},
+    )
+
+
+def write_section(
+    section: OutlineSection, title: str, evidence: Evidence, llm: LLM, prompt: Prompt
+) -> DraftSection:
+    units = evidence.by_id()
+    listing = "\n".join(f"[{i}] {units[i].text}" for i in section.evidence_ids)
+    rendered = prompt.render(
+        article_title=title,
+        role=section.role,
+        chapter_title=section.title,
+        role_goal=ROLE_GOALS[section.role],
+        evidence=listing,
+    )
+    reply = llm.complete(rendered, english_reply_model(section.evidence_ids), MAX_TOKENS_EN)
+    paragraphs = [
+        DraftParagraph(text=p.text.strip(), citations=list(dict.fromkeys(p.citations)))
+        for p in reply.paragraphs
+    ]
+    return DraftSection(role=section.role, title=section.title, paragraphs=paragraphs)
+
+
+def translate(text: str, kind: Literal["title", "paragraph"], llm: LLM, prompt: Prompt) -> str:
+    """One title or paragraph into Simplified Chinese (one item per call: the small bundled
+    model echoes English back when given a numbered list)."""
+    reply_model = ChineseTitle if kind == "title" else ChineseParagraph
+    rendered = prompt.render(kind=TRANSLATION_KINDS[kind], text=text)
+    reply = llm.complete(rendered, reply_model, MAX_TOKENS_ZH)
+    return LIST_NUMBER.sub("", reply.zh.strip())
+
+
+def translate_section(english: DraftSection, llm: LLM, prompt: Prompt) -> DraftSection:
+    paragraphs = [
+        DraftParagraph(text=translate(p.text, "paragraph", llm, prompt), citations=p.citations)
+        for p in english.paragraphs
+    ]
+    title = translate(english.title, "title", llm, prompt)
+    return DraftSection(role=english.role, title=title, paragraphs=paragraphs)
+
+
+@dataclass(frozen=True)
+class DraftPrompts:
+    write_section: Prompt
+    translate: Prompt
+
+    def all(self) -> list[Prompt]:
+        return [self.write_section, self.translate]
+
+
+def write_drafts(
+    outline: Outline, evidence: Evidence, llm: LLM, prompts: DraftPrompts
+) -> tuple[Draft, Draft]:
+    """English and Chinese drafts with the same chapters, paragraphs and citations."""
+    english = [
+        write_section(s, outline.title, evidence, llm, prompts.write_section)
+        for s in outline.sections
+    ]
+    chinese = [translate_section(section, llm, prompts.translate) for section in english]
+    title_zh = translate(outline.title, "title", llm, prompts.translate)
+    prov = draft_provenance(outline, evidence, llm.model_id, prompts.all())
+    return (
+        Draft(lang="en", title=outline.title, sections=english, provenance=prov),
+        Draft(lang="zh", title=title_zh, sections=chinese, provenance=prov),
+    )

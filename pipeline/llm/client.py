@@ -1,0 +1,160 @@
+"""One code path for every endpoint (embedded llama.cpp, vLLM, OpenAI): the `openai` client.
+
+Every structured reply is validated with pydantic and retried with the validation error
+fed back, whatever the endpoint claims about schema support.
+"""
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Literal, Protocol, TypeVar
+
+import openai
+from pydantic import BaseModel, ValidationError
+
+from pipeline.prompts import RenderedPrompt
+from pipeline.settings import LLMOptions
+
+T = TypeVar("T", bound=BaseModel)
+CallSink = Callable[[dict], None]
+
+
+class LLMError(RuntimeError):
+    """The endpoint failed, timed out, or never produced a valid reply."""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    base_url: str
+    api_key: str
+    model: str
+    # llama.cpp's server rejects response_format json_schema but honours json_object + schema.
+    structured: Literal["json_schema", "json_object"]
+
+
+class LLM(Protocol):
+    model_id: str
+
+    def complete(self, prompt: RenderedPrompt, schema: type[T], max_tokens: int) -> T: ...
+
+
+# llama.cpp unrolls string length bounds into its grammar; a long bound (1500 chars) fails to
+# parse and takes the server down. Long bounds are left to pydantic's check of the reply.
+MAX_GRAMMAR_STRING_BOUND = 200
+RETRY_TEMPERATURE_STEP = 0.3
+
+
+def grammar_friendly(node):
+    if isinstance(node, dict):
+        return {
+            k: grammar_friendly(v)
+            for k, v in node.items()
+            if not (k in ("minLength", "maxLength") and v > MAX_GRAMMAR_STRING_BOUND)
+        }
+    if isinstance(node, list):
+        return [grammar_friendly(v) for v in node]
+    return node
+
+
+def response_format(schema: type[BaseModel], mode: str) -> dict:
+    json_schema = grammar_friendly(schema.model_json_schema())
+    if mode == "json_object":
+        return {"type": "json_object", "schema": json_schema}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": schema.__name__, "schema": json_schema, "strict": False},
+    }
+
+
+@dataclass(frozen=True)
+class OpenAILLM:
+    endpoint: Endpoint
+    opts: LLMOptions
+    sink: CallSink | None = None
+
+    @property
+    def model_id(self) -> str:
+        return self.endpoint.model
+
+    def with_sink(self, sink: CallSink) -> "OpenAILLM":
+        """A copy that reports every call to `sink` (e.g. a talk's llm_calls.jsonl)."""
+        return replace(self, sink=sink)
+
+    def _client(self) -> openai.OpenAI:
+        return openai.OpenAI(
+            base_url=self.endpoint.base_url,
+            api_key=self.endpoint.api_key,
+            timeout=self.opts.timeout_s,
+            max_retries=1,
+        )
+
+    def complete(self, prompt: RenderedPrompt, schema: type[T], max_tokens: int = 1024) -> T:
+        client, messages = self._client(), prompt.messages()
+        problem = "no attempt made"
+        for attempt in range(1, self.opts.max_retries + 1):
+            started = time.monotonic()
+            # A warmer retry: at the same temperature a small model repeats the same mistake.
+            temperature = self.opts.temperature + RETRY_TEMPERATURE_STEP * (attempt - 1)
+            content, usage = self._ask(client, messages, schema, max_tokens, temperature, prompt)
+            try:
+                reply = schema.model_validate_json(content)
+            except ValidationError as err:
+                problem = _short(err)
+                self._report(prompt, attempt, started, usage, problem, content)
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": content},
+                    {
+                        "role": "user",
+                        "content": f"That reply was invalid: {problem}. "
+                        "Answer again with JSON that fixes this.",
+                    },
+                ]
+                continue
+            self._report(prompt, attempt, started, usage, None)
+            return reply
+        raise LLMError(
+            f"prompt {prompt.id}: no valid reply after "
+            f"{self.opts.max_retries} attempts; last problem: {problem}"
+        )
+
+    def _ask(self, client, messages, schema, max_tokens, temperature, prompt):
+        try:
+            response = client.chat.completions.create(
+                model=self.endpoint.model,
+                messages=messages,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                response_format=response_format(schema, self.endpoint.structured),
+            )
+        except openai.APITimeoutError as err:
+            raise LLMError(
+                f"prompt {prompt.id}: {self.endpoint.base_url} timed out after "
+                f"{self.opts.timeout_s:.0f} s"
+            ) from err
+        except openai.OpenAIError as err:
+            raise LLMError(f"prompt {prompt.id}: {self.endpoint.base_url} failed: {err}") from err
+        usage = response.usage.model_dump() if response.usage else {}
+        return response.choices[0].message.content or "", usage
+
+    def _report(self, prompt, attempt, started, usage, problem, reply=None) -> None:
+        if not self.sink:
+            return
+        record = {
+            "prompt_id": prompt.id,
+            "prompt_sha256": prompt.sha256,
+            "model": self.endpoint.model,
+            "attempt": attempt,
+            "seconds": round(time.monotonic() - started, 3),
+            "usage": usage,
+            "valid": problem is None,
+            "problem": problem,
+        }
+        if reply is not None:  # keep invalid replies so a reviewer can see what went wrong
+            record["reply"] = reply[:4000]
+        self.sink(record)
+
+
+def _short(err: ValidationError) -> str:
+    return json.dumps([f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors()[:5]])

@@ -1,0 +1,38 @@
+"""Start the LLM endpoint only when a stage first needs it, stop it once at the end."""
+
+from contextlib import ExitStack
+
+from pipeline.llm.client import OpenAILLM
+from pipeline.llm.server import llm_endpoint
+from pipeline.models import QWEN_MODEL_ID
+from pipeline.settings import Settings
+
+
+class LLMSession:
+    """Context manager handing out one OpenAILLM; a fully cached run never starts a server."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._stack = ExitStack()
+        self._llm: OpenAILLM | None = None
+
+    @property
+    def model_id(self) -> str:
+        """Known without starting anything, so cache keys can be checked first."""
+        if self.settings.llm.base_url:
+            return self.settings.llm.model or ""
+        path = self.settings.llama.model_path
+        return path.stem if path else QWEN_MODEL_ID
+
+    def get(self) -> OpenAILLM:
+        if self._llm is None:
+            endpoint = self._stack.enter_context(llm_endpoint(self.settings))
+            self._llm = OpenAILLM(endpoint, self.settings.llm)
+        return self._llm
+
+    def __enter__(self) -> "LLMSession":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stack.close()
+        self._llm = None

@@ -1,0 +1,62 @@
+"""Chapter structure along the causal chain, planned by the LLM over the evidence."""
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from pipeline.llm import LLM
+from pipeline.prompts import Prompt
+from pipeline.schema import Evidence, Outline, OutlineSection, Provenance, TalkMeta
+from pipeline.schema.article import CAUSAL_ORDER
+from pipeline.store import provenance, sha256_model
+from pipeline.text import shorten
+
+STAGE = "outline"
+MAX_TOKENS = 1024
+
+
+class ChapterBase(BaseModel):
+    title: str = Field(min_length=3, max_length=80)
+
+
+def reply_model(evidence_ids: list[str]) -> type[BaseModel]:
+    """The reply schema, with evidence ids restricted to those that exist."""
+    evidence_id = Literal[tuple(evidence_ids)]  # type: ignore[valid-type]
+    chapter = create_model(
+        "Chapter",
+        __base__=ChapterBase,
+        evidence_ids=(list[evidence_id], Field(min_length=1, max_length=12)),
+    )
+    fields = {role: (chapter, ...) for role in CAUSAL_ORDER}
+    return create_model("OutlineReply", __base__=ChapterBase, **fields)
+
+
+def evidence_listing(evidence: Evidence, words: int = 40) -> str:
+    return "\n".join(f"[{u.id}] {shorten(u.text, words)}" for u in evidence.units)
+
+
+def outline_provenance(
+    evidence: Evidence, meta: TalkMeta, model_id: str, prompt: Prompt
+) -> Provenance:
+    return provenance(
+        STAGE,
+        inputs={"evidence": sha256_model(evidence), "meta": sha256_model(meta)},
+        model=model_id,
+        prompts={prompt.id: prompt.sha256},
+    )
+
+
+def build_outline(evidence: Evidence, meta: TalkMeta, llm: LLM, prompt: Prompt) -> Outline:
+    """Ask the LLM for five causal-chain chapters, each backed by existing evidence ids."""
+    rendered = prompt.render(title=meta.title or "", evidence=evidence_listing(evidence))
+    reply = llm.complete(rendered, reply_model([u.id for u in evidence.units]), MAX_TOKENS)
+    sections = []
+    for role in CAUSAL_ORDER:
+        chapter = getattr(reply, role)
+        ids = list(dict.fromkeys(chapter.evidence_ids))  # keep order, drop repeats
+        sections.append(OutlineSection(role=role, title=chapter.title.strip(), evidence_ids=ids))
+    return Outline(
+        title=meta.title or reply.title.strip(),
+        sections=sections,
+        provenance=outline_provenance(evidence, meta, llm.model_id, prompt),
+    )

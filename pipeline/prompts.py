@@ -1,0 +1,67 @@
+"""Prompt templates as versioned files: prompts/<id>.yaml with `system` and `user` parts.
+
+Placeholders are `{{ name }}`; a missing or an unused variable is an error, so a prompt
+and the code that fills it cannot drift apart silently.
+"""
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from pipeline.store import sha256_bytes
+
+PLACEHOLDER = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
+
+
+class PromptError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Prompt:
+    id: str
+    sha256: str
+    system: str
+    user: str
+
+    def variables(self) -> set[str]:
+        return set(PLACEHOLDER.findall(self.system)) | set(PLACEHOLDER.findall(self.user))
+
+    def render(self, **values: str) -> "RenderedPrompt":
+        expected, given = self.variables(), set(values)
+        if expected != given:
+            raise PromptError(
+                f"prompt {self.id}: missing {sorted(expected - given)}, "
+                f"unexpected {sorted(given - expected)}"
+            )
+
+        def fill(text: str) -> str:
+            return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text)
+
+        return RenderedPrompt(self.id, self.sha256, fill(self.system), fill(self.user))
+
+
+@dataclass(frozen=True)
+class RenderedPrompt:
+    id: str
+    sha256: str
+    system: str
+    user: str
+
+    def messages(self) -> list[dict[str, str]]:
+        return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
+
+
+def load_prompt(prompts_dir: Path, prompt_id: str) -> Prompt:
+    path = prompts_dir / f"{prompt_id}.yaml"
+    if not path.exists():
+        raise PromptError(f"prompt file {path} does not exist")
+    raw = path.read_bytes()
+    data = yaml.safe_load(raw)
+    if not isinstance(data, dict) or set(data) != {"id", "system", "user"}:
+        raise PromptError(f"{path}: needs exactly the keys id, system, user")
+    if data["id"] != prompt_id:
+        raise PromptError(f"{path}: id {data['id']!r} does not match the file name")
+    return Prompt(prompt_id, sha256_bytes(raw), data["system"], data["user"])

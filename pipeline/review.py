@@ -1,0 +1,100 @@
+"""Automatic review: checks a reviewer would otherwise do by hand, each with findings."""
+
+from pipeline.schema import Check, Draft, Evidence, Provenance, Review
+from pipeline.store import provenance, sha256_model
+from pipeline.text import cjk_share, has_cjk, numbers
+
+STAGE = "review"
+
+
+def review_provenance(english: Draft, chinese: Draft, evidence: Evidence) -> Provenance:
+    return provenance(
+        STAGE,
+        inputs={
+            "draft.en": sha256_model(english),
+            "draft.zh": sha256_model(chinese),
+            "evidence": sha256_model(evidence),
+        },
+    )
+
+
+def _paragraphs(draft: Draft):
+    for s, section in enumerate(draft.sections, start=1):
+        for p, paragraph in enumerate(section.paragraphs, start=1):
+            yield f"{draft.lang} §{s}¶{p}", paragraph
+
+
+def check_citations_resolve(drafts: list[Draft], evidence: Evidence) -> Check:
+    known = evidence.by_id()
+    findings = [
+        f"{where}: unknown evidence id {cid}"
+        for d in drafts
+        for where, par in _paragraphs(d)
+        for cid in par.citations
+        if cid not in known
+    ]
+    return Check(name="citations_resolve", passed=not findings, findings=findings)
+
+
+def check_every_paragraph_cited(drafts: list[Draft]) -> Check:
+    findings = [
+        f"{where}: no citation"
+        for d in drafts
+        for where, par in _paragraphs(d)
+        if not par.citations
+    ]
+    return Check(name="every_paragraph_cited", passed=not findings, findings=findings)
+
+
+def check_same_structure(english: Draft, chinese: Draft) -> Check:
+    shape_en = [(s.role, [p.citations for p in s.paragraphs]) for s in english.sections]
+    shape_zh = [(s.role, [p.citations for p in s.paragraphs]) for s in chinese.sections]
+    findings = (
+        []
+        if shape_en == shape_zh
+        else ["the zh and en drafts differ in chapters, paragraphs or citations"]
+    )
+    return Check(name="same_structure", passed=not findings, findings=findings)
+
+
+def check_languages(english: Draft, chinese: Draft) -> Check:
+    findings = [
+        f"{where}: not Chinese prose"
+        for where, par in _paragraphs(chinese)
+        if cjk_share(par.text) < 0.5
+    ]
+    findings += [
+        f"{where}: contains Chinese characters"
+        for where, par in _paragraphs(english)
+        if has_cjk(par.text)
+    ]
+    return Check(name="languages", passed=not findings, findings=findings)
+
+
+def check_numbers_grounded(english: Draft, chinese: Draft, evidence: Evidence) -> Check:
+    """Numbers must come from the cited evidence and survive translation unchanged."""
+    units, findings = evidence.by_id(), []
+    zh_paragraphs = dict(_paragraphs(chinese))
+    for where, par in _paragraphs(english):
+        cited = numbers(" ".join(units[c].text for c in par.citations if c in units))
+        for number in sorted(numbers(par.text) - cited):
+            findings.append(f"{where}: {number} is not in the cited evidence")
+        zh = zh_paragraphs.get(where.replace("en ", "zh ", 1))
+        if zh is not None:
+            for number in sorted(numbers(par.text) - numbers(zh.text)):
+                findings.append(f"{where}: {number} is missing from the Chinese version")
+    return Check(name="numbers_grounded", passed=not findings, findings=findings)
+
+
+def review(english: Draft, chinese: Draft, evidence: Evidence) -> Review:
+    checks = [
+        check_citations_resolve([english, chinese], evidence),
+        check_every_paragraph_cited([english, chinese]),
+        check_same_structure(english, chinese),
+        check_languages(english, chinese),
+        check_numbers_grounded(english, chinese, evidence),
+    ]
+    verdict = "pass" if all(c.passed for c in checks) else "fail"
+    return Review(
+        checks=checks, verdict=verdict, provenance=review_provenance(english, chinese, evidence)
+    )

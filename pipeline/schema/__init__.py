@@ -1,0 +1,33 @@
+"""Data contracts passed between stages (pydantic models, extra fields forbidden)."""
+
+from pipeline.schema.article import Draft, DraftParagraph, DraftSection, Outline, OutlineSection
+from pipeline.schema.base import Contract, Provenance, StageError
+from pipeline.schema.deck import Deck, Slide
+from pipeline.schema.evidence import Evidence, EvidenceUnit
+from pipeline.schema.review import Check, Review
+from pipeline.schema.run import RunRecord, StageRecord
+from pipeline.schema.talk import TalkInputs, TalkMeta
+from pipeline.schema.transcript import Segment, Transcript
+
+__all__ = [
+    "Check",
+    "Contract",
+    "Deck",
+    "Draft",
+    "DraftParagraph",
+    "DraftSection",
+    "Evidence",
+    "EvidenceUnit",
+    "Outline",
+    "OutlineSection",
+    "Provenance",
+    "Review",
+    "RunRecord",
+    "Segment",
+    "Slide",
+    "StageError",
+    "StageRecord",
+    "TalkInputs",
+    "TalkMeta",
+    "Transcript",
+]

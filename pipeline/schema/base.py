@@ -1,0 +1,33 @@
+"""Shared pieces of every contract: strictness, provenance, errors."""
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Contract(BaseModel):
+    """Base of every stage contract: unknown fields are an error, not silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Provenance(Contract):
+    """What made a stage output; equal keys mean a rerun would produce the same thing."""
+
+    stage: str
+    code_version: str
+    inputs: dict[str, str] = Field(default_factory=dict, description="name -> sha256")
+    model: str | None = None
+    prompts: dict[str, str] = Field(default_factory=dict, description="prompt id -> sha256")
+    options: dict[str, str] = Field(default_factory=dict, description="settings that matter")
+    key: str = Field("", description="sha256 over everything above")
+
+
+class StageError(Contract):
+    """A failure a maintainer can act on: which stage, which file, what happened."""
+
+    stage: str
+    message: str
+    file: str | None = None
+
+    def __str__(self) -> str:
+        where = f" [{self.file}]" if self.file else ""
+        return f"{self.stage}{where}: {self.message}"

@@ -1,0 +1,26 @@
+"""run.json: what happened to one talk."""
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from pipeline.schema.base import Contract, StageError
+
+
+class StageRecord(Contract):
+    name: str
+    status: Literal["done", "cached", "failed"]
+    seconds: float
+    error: StageError | None = None
+
+
+class RunRecord(Contract):
+    talk: str
+    status: Literal["running", "succeeded", "failed"] = "running"
+    started: datetime
+    finished: datetime | None = None
+    stages: list[StageRecord] = Field(default_factory=list)
+    errors: list[StageError] = Field(default_factory=list)
+    versions: dict[str, str] = Field(default_factory=dict)
+    outputs: list[str] = Field(default_factory=list, description="article paths")

@@ -1,0 +1,30 @@
+"""What a maintainer drops into inputs/<talk>/."""
+
+import datetime as dt
+from pathlib import Path
+
+from pydantic import Field
+
+from pipeline.schema.base import Contract
+
+
+class TalkMeta(Contract):
+    """The optional talk.yaml."""
+
+    title: str | None = None
+    speaker: str | None = None
+    date: dt.date | None = None
+    language: str | None = Field(None, description="ISO 639-1 code of the speech, e.g. 'en'.")
+    glossary: list[str] = Field(default_factory=list, description="Terms to spell right.")
+    video_url: str | None = Field(None, description="Public video; citations link into it.")
+    tags: list[str] = Field(default_factory=list, description="Category tags, broad first.")
+
+
+class TalkInputs(Contract):
+    """The files of one talk folder, classified."""
+
+    slug: str
+    folder: Path
+    media: Path
+    decks: list[Path] = Field(default_factory=list)
+    meta: TalkMeta = Field(default_factory=TalkMeta)

@@ -1,0 +1,77 @@
+"""All settings in one place, read from the environment and `.env` (pydantic-settings)."""
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+class WhisperOptions(BaseSettings):
+    """Speech recognition settings."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TALK2ARTICLE_WHISPER_", env_file=".env", extra="ignore"
+    )
+
+    model: str = Field(
+        "auto",
+        description="'auto' picks the bundled tiny.en for English talks and the bundled "
+        "multilingual base otherwise; or a faster-whisper model name (e.g. 'large-v3', "
+        "needs a model hub) or a path to a CTranslate2 model folder.",
+    )
+    device: str = Field("cpu", description="'cpu', 'cuda' or 'auto'.")
+    compute_type: str = Field("int8", description="CTranslate2 compute type.")
+    beam_size: int = Field(5, ge=1, description="Beam width of the decoder.")
+    cpu_threads: int = Field(0, ge=0, description="0 lets CTranslate2 decide.")
+
+
+class LLMOptions(BaseSettings):
+    """Which OpenAI-compatible endpoint drafts the article.
+
+    With no base URL, the bundled Qwen2.5-0.5B GGUF is served by llama.cpp on loopback.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="OPENAI_", env_file=".env", extra="ignore")
+
+    base_url: str | None = Field(None, description="e.g. https://api.openai.com/v1 or a vLLM URL.")
+    api_key: str | None = Field(None, description="Secret; needed when base_url is set.")
+    model: str | None = Field(None, description="Model name at the endpoint.")
+    structured_output: str = Field(
+        "auto",
+        description="'json_schema' (OpenAI, vLLM), 'json_object' (llama.cpp server: "
+        "json_object with a schema) or 'auto' (json_object for the embedded server).",
+    )
+    timeout_s: float = Field(300.0, gt=0, description="Per-request timeout in seconds.")
+    max_retries: int = Field(3, ge=1, description="Attempts per call when the reply is invalid.")
+    temperature: float = Field(0.2, ge=0)
+
+
+class EmbeddedLLMOptions(BaseSettings):
+    """The local llama.cpp server used when no endpoint is configured."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TALK2ARTICLE_LLAMA_", env_file=".env", extra="ignore"
+    )
+
+    model_path: Path | None = Field(None, description="A GGUF file; default: the bundled Qwen.")
+    n_ctx: int = Field(8192, ge=512, description="Context window in tokens.")
+    n_threads: int = Field(0, ge=0, description="0 uses every core.")
+    startup_timeout_s: float = Field(180.0, gt=0)
+
+
+class Settings(BaseSettings):
+    """Top-level settings; stage options are nested so each stage sees only its own."""
+
+    model_config = SettingsConfigDict(env_prefix="TALK2ARTICLE_", env_file=".env", extra="ignore")
+
+    inputs_dir: Path = Field(REPO_ROOT / "inputs", description="One folder per talk.")
+    outputs_dir: Path = Field(REPO_ROOT / "outputs", description="Results, one folder per talk.")
+    cache_dir: Path = Field(
+        Path.home() / ".cache" / "talk2article", description="Assembled model files."
+    )
+    prompts_dir: Path = Field(REPO_ROOT / "prompts")
+    whisper: WhisperOptions = Field(default_factory=WhisperOptions)
+    llm: LLMOptions = Field(default_factory=LLMOptions)
+    llama: EmbeddedLLMOptions = Field(default_factory=EmbeddedLLMOptions)

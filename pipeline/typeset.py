@@ -1,0 +1,75 @@
+"""Markdown articles with front matter; citations rendered as [mm:ss] and slide N."""
+
+from urllib.parse import urlencode, urlparse, urlsplit, urlunsplit
+
+import yaml
+from autocorrect_py import format as autocorrect_format
+
+from pipeline.evidence import timestamp
+from pipeline.schema import Draft, Evidence, EvidenceUnit, Review, TalkMeta
+
+STAGE = "typeset"
+YOUTUBE_HOSTS = ("youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be")
+
+
+def video_link(url: str, seconds: float) -> str:
+    """A link to the moment: YouTube takes a `t` query parameter, other players `#t=`."""
+    second = int(seconds)
+    if urlparse(url).hostname in YOUTUBE_HOSTS:
+        parts = urlsplit(url)
+        query = f"{parts.query}&{urlencode({'t': second})}" if parts.query else f"t={second}"
+        return urlunsplit(parts._replace(query=query))
+    return f"{url.split('#')[0]}#t={second}"
+
+
+def render_citation(unit: EvidenceUnit, video_url: str | None) -> str:
+    if unit.kind == "transcript":
+        stamp = f"[{timestamp(unit.start or 0.0)}]"
+        return f"[{stamp}]({video_link(video_url, unit.start or 0.0)})" if video_url else stamp
+    suffix = " notes" if unit.kind == "notes" else ""
+    return f"slide {unit.slide}{suffix}"
+
+
+def render_paragraph(
+    text: str,
+    citations: list[str],
+    evidence: dict[str, EvidenceUnit],
+    lang: str,
+    video_url: str | None,
+) -> str:
+    refs = [render_citation(evidence[c], video_url) for c in citations if c in evidence]
+    if not refs:
+        return text
+    return f"{text}（{'、'.join(refs)}）" if lang == "zh" else f"{text} ({', '.join(refs)})"
+
+
+def front_matter(draft: Draft, meta: TalkMeta, slug: str, review: Review) -> str:
+    data = {
+        "title": draft.title,
+        "lang": draft.lang,
+        "talk": slug,
+        "speaker": meta.speaker,
+        "date": meta.date.isoformat() if meta.date else None,
+        "tags": meta.tags or None,
+        "video": meta.video_url,
+        "review": review.verdict,
+        "generated_from": draft.provenance.key[:16],
+    }
+    data = {k: v for k, v in data.items() if v is not None}
+    return "---\n" + yaml.safe_dump(data, allow_unicode=True, sort_keys=False) + "---\n"
+
+
+def typeset(draft: Draft, evidence: Evidence, meta: TalkMeta, slug: str, review: Review) -> str:
+    """The article as Markdown with YAML front matter; Chinese spacing fixed by autocorrect."""
+    units = evidence.by_id()
+    blocks = [f"# {draft.title}"]
+    for section in draft.sections:
+        blocks.append(f"## {section.title}")
+        blocks += [
+            render_paragraph(p.text, p.citations, units, draft.lang, meta.video_url)
+            for p in section.paragraphs
+        ]
+    body = "\n\n".join(blocks) + "\n"
+    if draft.lang == "zh":
+        body = autocorrect_format(body)
+    return front_matter(draft, meta, slug, review) + "\n" + body

