@@ -1,10 +1,12 @@
 """The `talk2article` command line."""
 
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from pipeline.schema import RunRecord
@@ -13,6 +15,7 @@ app = typer.Typer(
     help="Turn recorded technical talks and their decks into grounded Chinese "
     "and English articles, offline by default.",
     no_args_is_help=True,
+    rich_markup_mode="markdown",
 )
 console = Console()
 
@@ -35,6 +38,9 @@ def run(
             help="Inputs directory for --all (default: TALK2ARTICLE_INPUTS_DIR or ./inputs)."
         ),
     ] = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Show Prefect's per-task log lines.")
+    ] = False,
     outputs: Annotated[
         Path | None,
         typer.Option(
@@ -51,6 +57,7 @@ def run(
     """
     if (talk is None) == (not all_talks):
         raise typer.BadParameter("give a talk folder or --all (not both)")
+    quiet_prefect(verbose)
     from flows.talk import all_talks as all_flow
     from flows.talk import talk_to_article
 
@@ -72,6 +79,14 @@ def prepare() -> None:
     console.print(f"llm: {bundled_qwen_gguf(cache)}")
 
 
+def quiet_prefect(verbose: bool) -> None:
+    """Set before Prefect is imported: no telemetry (offline), and only errors by default
+    since our own summary and run.json report each stage."""
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    if not verbose:
+        os.environ.setdefault("PREFECT_LOGGING_LEVEL", "CRITICAL")
+
+
 def report(records: list[RunRecord]) -> None:
     if not records:
         console.print("[red]no talk folders found[/red]")
@@ -82,11 +97,15 @@ def report(records: list[RunRecord]) -> None:
         stages = " ".join(f"{s.name}:{s.status}" for s in record.stages)
         colour = "green" if record.status == "succeeded" else "red"
         table.add_row(
-            record.talk, f"[{colour}]{record.status}[/{colour}]", f"{seconds:.1f}", stages
+            escape(record.talk), f"[{colour}]{record.status}[/{colour}]", f"{seconds:.1f}", stages
         )
     console.print(table)
     for record in records:
         for error in record.errors:
-            console.print(f"[red]error[/red] {record.talk}: {error}")
+            console.print(f"[red]error[/red] {escape(record.talk)}: {escape(str(error))}")
         for path in record.outputs:
-            console.print(path)
+            console.print(path, markup=False, soft_wrap=True)
+
+
+if __name__ == "__main__":
+    app()

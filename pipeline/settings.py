@@ -45,7 +45,8 @@ class LLMOptions(BaseSettings):
     )
     timeout_s: float = Field(300.0, gt=0, description="Per-request timeout in seconds.")
     max_retries: int = Field(3, ge=1, description="Attempts per call when the reply is invalid.")
-    temperature: float = Field(0.2, ge=0)
+    temperature: float = Field(0.2, ge=0, description="First attempt; retries run warmer.")
+    seed: int | None = Field(1234, description="Sampling seed, for repeatable drafts.")
 
 
 class EmbeddedLLMOptions(BaseSettings):

@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 
+import opencc
 from faster_whisper import WhisperModel
 
 from pipeline.errors import StageFailure
@@ -69,6 +70,8 @@ def transcribe(
         raise StageFailure(
             STAGE, f"cannot transcribe: {type(err).__name__}: {err}", talk.media
         ) from err
+    if info.language == "zh":
+        collected = to_simplified(collected)
     if not any(s.text for s in collected):
         raise StageFailure(STAGE, "no speech found in the recording", talk.media)
     return Transcript(
@@ -78,6 +81,12 @@ def transcribe(
         segments=collected,
         provenance=transcript_provenance(talk, model, opts),
     )
+
+
+def to_simplified(segments: list[Segment]) -> list[Segment]:
+    """Whisper often writes Mandarin in Traditional characters; the site uses Simplified."""
+    converter = opencc.OpenCC("t2s")
+    return [s.model_copy(update={"text": converter.convert(s.text)}) for s in segments]
 
 
 def srt_time(seconds: float) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol, TypeVar
 
+import httpx
 import openai
 from pydantic import BaseModel, ValidationError
 
@@ -72,6 +73,7 @@ class OpenAILLM:
     endpoint: Endpoint
     opts: LLMOptions
     sink: CallSink | None = None
+    http_client: httpx.Client | None = None  # tests inject a mock transport here
 
     @property
     def model_id(self) -> str:
@@ -87,6 +89,7 @@ class OpenAILLM:
             api_key=self.endpoint.api_key,
             timeout=self.opts.timeout_s,
             max_retries=1,
+            http_client=self.http_client,
         )
 
     def complete(self, prompt: RenderedPrompt, schema: type[T], max_tokens: int = 1024) -> T:
@@ -126,6 +129,7 @@ class OpenAILLM:
                 messages=messages,
                 max_tokens=max_tokens,
                 temperature=temperature,
+                seed=self.opts.seed,
                 response_format=response_format(schema, self.endpoint.structured),
             )
         except openai.APITimeoutError as err:

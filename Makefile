@@ -1,0 +1,44 @@
+# Two commands on a fresh machine: `make demo` and `make test`.
+# Both create or reuse .venv and install everything (llama.cpp builds from source the first
+# time, about 6 minutes on 2 cores; pip caches the wheel for later runs).
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+EXAMPLE := inputs/examples/kv-cache-serving
+
+
+
+.PHONY: setup demo test lint format example clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	$(BIN)/talk2article prepare
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: setup
+	$(BIN)/talk2article run $(EXAMPLE)
+
+test: setup lint
+	$(BIN)/pytest -q
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# Regenerate the bundled example talk (needs the TTS extra).
+example: setup
+	$(PY) -m pip install --quiet -e '.[dev,example]'
+	$(PY) scripts/make_example_talk.py
+
+clean:
+	rm -rf outputs/*/ .pytest_cache .ruff_cache

@@ -1,0 +1,122 @@
+"""The real thing: the CLI over the example talk and two broken talks, with the bundled
+Whisper and Qwen models, an embedded llama.cpp server and an ephemeral Prefect."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.text import cjk_share, has_cjk
+from tests.helpers import DATA, EXAMPLE
+
+pytestmark = pytest.mark.slow
+CLI = [sys.executable, "-m", "flows.cli"]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*CLI, "run", *args],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    root = tmp_path_factory.mktemp("e2e")
+    inputs = root / "inputs"
+    shutil.copytree(EXAMPLE, inputs / EXAMPLE.name)
+    (inputs / "no-media").mkdir()
+    shutil.copy(EXAMPLE / "slides.pdf", inputs / "no-media" / "slides.pdf")
+    (inputs / "broken-deck").mkdir()
+    shutil.copy(DATA / "jfk.flac", inputs / "broken-deck" / "talk.flac")
+    (inputs / "broken-deck" / "slides.pptx").write_bytes(b"PK\x03\x04 truncated")
+    result = run_cli("--all", "--inputs", str(inputs), "--outputs", str(root / "outputs"))
+    return root / "outputs", result
+
+
+def run_record(outputs: Path, talk: str) -> dict:
+    return json.loads((outputs / talk / "run.json").read_text())
+
+
+def body_paragraphs(markdown: str) -> list[str]:
+    body = markdown.split("---\n", 2)[2]
+    return [b for b in body.split("\n\n") if b.strip() and not b.startswith("#")]
+
+
+def test_example_talk_becomes_two_articles(batch):
+    outputs, result = batch
+    record = run_record(outputs, EXAMPLE.name)
+    assert record["status"] == "succeeded", result.stdout + result.stderr
+    assert [s["name"] for s in record["stages"]] == [
+        "ingest",
+        "transcribe",
+        "slides",
+        "evidence",
+        "outline",
+        "draft",
+        "review",
+        "typeset",
+    ]
+    zh = (outputs / EXAMPLE.name / "article.zh.md").read_text()
+    en = (outputs / EXAMPLE.name / "article.en.md").read_text()
+    assert str(outputs / EXAMPLE.name / "article.zh.md") in result.stdout.replace("\n", "")
+    assert zh.startswith("---\n") and "lang: zh" in zh and "lang: en" in en
+    assert zh.count("\n## ") == en.count("\n## ") == 5
+    assert all(cjk_share(p) > 0.5 for p in body_paragraphs(zh))
+    assert not any(has_cjk(p) for p in body_paragraphs(en))
+
+
+def test_every_citation_resolves_to_a_time_or_a_slide(batch):
+    outputs, _ = batch
+    folder = outputs / EXAMPLE.name
+    evidence = json.loads((folder / "evidence.json").read_text())["units"]
+    times = {u["id"][2:] for u in evidence if u["kind"] == "transcript"}
+    slides = {u["slide"] for u in evidence if u["slide"]}
+    for name in ("article.zh.md", "article.en.md"):
+        text = (folder / name).read_text()
+        stamps = re.findall(r"\[(\d\d:\d\d)\]", text)
+        cited_slides = {int(n) for n in re.findall(r"slide (\d+)", text)}
+        assert stamps or cited_slides
+        assert set(stamps) <= times and cited_slides <= slides
+    review = json.loads((folder / "review.json").read_text())
+    checks = {c["name"]: c["passed"] for c in review["checks"]}
+    assert checks["citations_resolve"] and checks["same_structure"] and checks["languages"]
+    assert (folder / "transcript.srt").read_text().startswith("1\n")
+    calls = [json.loads(line) for line in (folder / "llm_calls.jsonl").read_text().splitlines()]
+    assert {c["prompt_id"] for c in calls} == {"outline", "draft_section", "translate"}
+
+
+def test_bad_talks_fail_clearly_and_alone(batch):
+    outputs, result = batch
+    assert result.returncode == 1
+    no_media = run_record(outputs, "no-media")
+    assert no_media["status"] == "failed"
+    assert no_media["errors"][0]["stage"] == "ingest"
+    assert no_media["errors"][0]["file"].endswith("no-media")
+    broken = run_record(outputs, "broken-deck")
+    assert broken["errors"][0]["stage"] == "slides"
+    assert broken["errors"][0]["file"].endswith("slides.pptx")
+    assert (outputs / "broken-deck" / "transcript.json").exists()  # finished stages are kept
+    assert "slides.pptx" in result.stdout and "no recording" in result.stdout
+
+
+def test_rerun_reuses_every_stage(batch):
+    outputs, _ = batch
+    talk = outputs.parent / "inputs" / EXAMPLE.name
+    before = (outputs / EXAMPLE.name / "article.en.md").read_text()
+    result = run_cli(str(talk), "--outputs", str(outputs))
+    assert result.returncode == 0, result.stdout + result.stderr
+    stages = {s["name"]: s["status"] for s in run_record(outputs, EXAMPLE.name)["stages"]}
+    assert all(
+        stages[name] == "cached"
+        for name in ("transcribe", "slides", "evidence", "outline", "draft")
+    )
+    assert (outputs / EXAMPLE.name / "article.en.md").read_text() == before

@@ -1,0 +1,104 @@
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from pipeline.draft import DraftPrompts, write_drafts
+from pipeline.llm import FakeLLM
+from pipeline.outline import build_outline
+from pipeline.prompts import load_prompt
+from pipeline.schema import Evidence, EvidenceUnit, Outline, OutlineSection, TalkMeta
+from pipeline.schema.article import CAUSAL_ORDER
+from pipeline.settings import REPO_ROOT
+from pipeline.store import provenance
+
+PROMPTS = REPO_ROOT / "prompts"
+EVIDENCE = Evidence(
+    provenance=provenance("evidence", {}),
+    units=[
+        EvidenceUnit(
+            id="t-00:00",
+            kind="transcript",
+            text="Memory is wasted: 60 to 80 percent.",
+            start=0.0,
+            end=9.0,
+        ),
+        EvidenceUnit(id="s-02", kind="slide", text="Blocks of 16 tokens", slide=2),
+    ],
+)
+
+
+def outline_reply(ids: list[str]) -> str:
+    chapters = {role: {"title": f"{role} title", "evidence_ids": ids} for role in CAUSAL_ORDER}
+    return json.dumps({"title": "A talk", **chapters})
+
+
+def test_outline_has_five_causal_chapters_and_records_the_prompt():
+    llm = FakeLLM([outline_reply(["t-00:00", "s-02", "t-00:00"])])
+    outline = build_outline(
+        EVIDENCE, TalkMeta(title="Given title"), llm, load_prompt(PROMPTS, "outline")
+    )
+    assert [s.role for s in outline.sections] == list(CAUSAL_ORDER)
+    assert outline.sections[0].evidence_ids == ["t-00:00", "s-02"]  # repeats dropped
+    assert outline.title == "Given title"  # talk.yaml wins over the model's title
+    assert "[s-02] Blocks of 16 tokens" in llm.prompts[0].user
+    assert outline.provenance.prompts == {"outline": load_prompt(PROMPTS, "outline").sha256}
+
+
+def test_outline_rejects_evidence_ids_that_do_not_exist():
+    llm = FakeLLM([outline_reply(["t-09:99"])])
+    with pytest.raises(ValidationError):
+        build_outline(EVIDENCE, TalkMeta(), llm, load_prompt(PROMPTS, "outline"))
+
+
+def one_chapter_outline() -> Outline:
+    section = OutlineSection(role="mechanism", title="Paging", evidence_ids=["s-02", "t-00:00"])
+    return Outline(title="A talk", sections=[section], provenance=provenance("outline", {}))
+
+
+def draft_prompts() -> DraftPrompts:
+    return DraftPrompts(load_prompt(PROMPTS, "draft_section"), load_prompt(PROMPTS, "translate"))
+
+
+def test_drafts_share_structure_and_citations():
+    replies = [
+        json.dumps(
+            {
+                "paragraphs": [
+                    {"text": "Blocks hold 16 tokens each.", "citations": ["s-02"]},
+                    {
+                        "text": "Reservation wastes 60 to 80 percent.",
+                        "citations": ["t-00:00", "t-00:00"],
+                    },
+                ]
+            }
+        ),
+        json.dumps({"zh": "每个块容纳 16 个 token。"}),
+        json.dumps({"zh": "1. 预留浪费 60 到 80% 的内存。"}),
+        json.dumps({"zh": "分页"}),
+        json.dumps({"zh": "一次演讲"}),
+    ]
+    llm = FakeLLM(replies)
+    en, zh = write_drafts(one_chapter_outline(), EVIDENCE, llm, draft_prompts())
+    assert [p.citations for p in en.sections[0].paragraphs] == [["s-02"], ["t-00:00"]]
+    assert [p.citations for p in zh.sections[0].paragraphs] == [["s-02"], ["t-00:00"]]
+    assert zh.sections[0].paragraphs[1].text == "预留浪费 60 到 80% 的内存。"  # numbering gone
+    assert (zh.title, zh.sections[0].title) == ("一次演讲", "分页")
+    assert "[s-02] Blocks of 16 tokens" in llm.prompts[0].user
+    assert "Blocks hold 16 tokens each." in llm.prompts[1].user
+
+
+def test_draft_rejects_citations_outside_the_chapter_and_english_translations():
+    outside = json.dumps(
+        {"paragraphs": [{"text": "Something long enough here.", "citations": ["n-09"]}]}
+    )
+    with pytest.raises(ValidationError):
+        write_drafts(one_chapter_outline(), EVIDENCE, FakeLLM([outside]), draft_prompts())
+    valid = json.dumps(
+        {"paragraphs": [{"text": "Blocks hold 16 tokens each.", "citations": ["s-02"]}]}
+    )
+    english_back = json.dumps({"zh": "Blocks hold 16 tokens each."})
+    with pytest.raises(ValidationError, match="not written in Chinese"):
+        write_drafts(
+            one_chapter_outline(), EVIDENCE, FakeLLM([valid, english_back]), draft_prompts()
+        )

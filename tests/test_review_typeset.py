@@ -1,0 +1,85 @@
+from pipeline.review import review
+from pipeline.schema import Draft, DraftParagraph, DraftSection, Evidence, EvidenceUnit, TalkMeta
+from pipeline.store import provenance
+from pipeline.typeset import typeset, video_link
+
+EVIDENCE = Evidence(
+    provenance=provenance("evidence", {}),
+    units=[
+        EvidenceUnit(
+            id="t-01:05",
+            kind="transcript",
+            text="We saw 2.2 times the throughput.",
+            start=65.4,
+            end=70.0,
+        ),
+        EvidenceUnit(id="s-03", kind="slide", text="Blocks of 16 tokens", slide=3),
+        EvidenceUnit(id="n-03", kind="notes", text="Mention paging", slide=3),
+    ],
+)
+
+
+def draft(lang: str, texts: list[str], citations: list[list[str]], title="T") -> Draft:
+    paragraphs = [
+        DraftParagraph(text=t, citations=c) for t, c in zip(texts, citations, strict=True)
+    ]
+    return Draft(
+        lang=lang,
+        title=title,
+        provenance=provenance("draft", {}),
+        sections=[DraftSection(role="results", title=f"{title} results", paragraphs=paragraphs)],
+    )
+
+
+def test_a_faithful_pair_passes_every_check():
+    en = draft(
+        "en",
+        ["Throughput rose 2.2 times.", "Blocks hold 16 tokens."],
+        [["t-01:05"], ["s-03", "n-03"]],
+    )
+    zh = draft(
+        "zh",
+        ["吞吐量提升了2.2倍。", "每个块容纳16个令牌。"],
+        [["t-01:05"], ["s-03", "n-03"]],
+        title="标题",
+    )
+    result = review(en, zh, EVIDENCE)
+    assert result.verdict == "pass", [c for c in result.checks if not c.passed]
+
+
+def test_unknown_citations_invented_numbers_and_english_zh_are_found():
+    en = draft("en", ["Throughput rose 3.5 times.", "No source."], [["t-01:05"], ["x-99"]])
+    zh = draft("zh", ["Throughput rose 3.5 times.", "没有来源。"], [["t-01:05"], ["x-99"]])
+    checks = {c.name: c for c in review(en, zh, EVIDENCE).checks}
+    assert not checks["citations_resolve"].passed
+    assert any("x-99" in f for f in checks["citations_resolve"].findings)
+    assert not checks["numbers_grounded"].passed
+    assert any("3.5" in f for f in checks["numbers_grounded"].findings)
+    assert not checks["languages"].passed
+    assert checks["same_structure"].passed
+
+
+def test_different_structure_is_found():
+    en = draft("en", ["One.", "Two."], [["s-03"], ["s-03"]])
+    zh = draft("zh", ["一。"], [["s-03"]])
+    checks = {c.name: c for c in review(en, zh, EVIDENCE).checks}
+    assert not checks["same_structure"].passed
+
+
+def test_typeset_front_matter_citations_and_chinese_spacing():
+    meta = TalkMeta(title="T", speaker="S", video_url="https://www.youtube.com/watch?v=abc")
+    en = draft("en", ["Throughput rose 2.2 times."], [["t-01:05", "s-03", "n-03"]])
+    zh = draft("zh", ["吞吐量提升了2.2倍。"], [["t-01:05", "s-03"]], title="标题")
+    result = review(en, zh, EVIDENCE)
+    en_md = typeset(en, EVIDENCE, meta, "talk", result)
+    zh_md = typeset(zh, EVIDENCE, meta, "talk", result)
+    assert en_md.startswith("---\ntitle: T\nlang: en\n")
+    assert "([[01:05]](https://www.youtube.com/watch?v=abc&t=65), slide 3, slide 3 notes)" in en_md
+    assert "## T results" in en_md
+    assert "吞吐量提升了 2.2 倍。" in zh_md  # autocorrect spacing between CJK and digits
+    assert "slide 3" in zh_md and "lang: zh" in zh_md
+
+
+def test_video_links_for_youtube_and_other_players():
+    assert video_link("https://youtu.be/abc", 12.7) == "https://youtu.be/abc?t=12"
+    assert video_link("https://example.org/v.mp4#x", 5) == "https://example.org/v.mp4#t=5"

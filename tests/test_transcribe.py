@@ -1,0 +1,61 @@
+import jiwer
+import pytest
+
+from pipeline.errors import StageFailure
+from pipeline.models import resolve_whisper
+from pipeline.settings import Settings, WhisperOptions
+from pipeline.text import has_cjk
+from pipeline.transcribe import srt_time, to_srt, transcribe
+from tests.helpers import DATA, talk_with
+
+OPTS = WhisperOptions()
+
+
+def test_english_with_bundled_tiny_en():
+    model = resolve_whisper("auto", "en", Settings().cache_dir)
+    assert model.id == "whisper-tiny.en"
+    result = transcribe(talk_with(DATA / "jfk.flac", language="en"), model, OPTS)
+    reference = (DATA / "jfk.transcript.txt").read_text()
+    hypothesis = " ".join(s.text for s in result.segments)
+    normalise = jiwer.Compose(
+        [
+            jiwer.ToLowerCase(),
+            jiwer.RemovePunctuation(),
+            jiwer.RemoveMultipleSpaces(),
+            jiwer.Strip(),
+        ]
+    )
+    assert jiwer.wer(normalise(reference), normalise(hypothesis)) < 0.15
+    assert result.language == "en"
+    assert 10 < result.duration < 12
+    assert all(0 <= s.start < s.end <= result.duration + 0.5 for s in result.segments)
+    assert result.provenance.model == "whisper-tiny.en" and "jfk.flac" in result.provenance.inputs
+
+
+def test_mandarin_with_bundled_base_comes_out_simplified():
+    model = resolve_whisper("auto", None, Settings().cache_dir)
+    assert model.id == "whisper-base"
+    result = transcribe(talk_with(DATA / "asr_example.wav"), model, OPTS)
+    text = "".join(s.text for s in result.segments)
+    assert result.language == "zh"
+    assert has_cjk(text)
+    # Characters whose Traditional form differs: 語/语, 識/识, 體/体, 驗/验, 達/达, 摩.
+    assert not set(text) & set("語識體驗達樣")
+
+
+def test_corrupt_media_is_a_clear_error_naming_the_file(tmp_path):
+    broken = tmp_path / "talk.mp4"
+    broken.write_bytes(b"\x00\x00\x00\x18ftypmp42" + b"garbage" * 100)
+    model = resolve_whisper("auto", "en", Settings().cache_dir)
+    with pytest.raises(StageFailure) as caught:
+        transcribe(talk_with(broken, language="en"), model, OPTS)
+    assert caught.value.error.stage == "transcribe"
+    assert caught.value.error.file == str(broken)
+
+
+def test_srt_format():
+    assert srt_time(3723.456) == "01:02:03,456"
+    model = resolve_whisper("auto", "en", Settings().cache_dir)
+    srt = to_srt(transcribe(talk_with(DATA / "jfk.flac", language="en"), model, OPTS))
+    assert srt.startswith("1\n00:00:")
+    assert " --> " in srt.splitlines()[1]
