@@ -10,6 +10,8 @@ from contextlib import contextmanager
 
 from prefect import task
 from prefect.cache_policies import NONE
+from rich.console import Console
+from rich.markup import escape
 from rich.progress import Progress, TimeElapsedColumn
 
 from pipeline import draft, evidence, outline, review, slides, transcribe, typeset
@@ -21,6 +23,7 @@ from pipeline.schema import Deck, Draft, Evidence, Outline, Review, TalkInputs, 
 from pipeline.settings import Settings
 from pipeline.store import TalkStore
 
+console = Console(stderr=True)
 stage_task = task(cache_policy=NONE, persist_result=False)
 
 
@@ -134,7 +137,8 @@ def typeset_task(
 @contextmanager
 def audio_progress(label: str) -> Iterator[Callable[[float, float], None]]:
     """A rich progress bar over seconds of audio."""
-    with Progress(*Progress.get_default_columns(), TimeElapsedColumn(), transient=True) as bar:
+    columns = (*Progress.get_default_columns(), TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
         job = bar.add_task(label, total=None)
 
         def update(done_s: float, total_s: float) -> None:
@@ -144,5 +148,16 @@ def audio_progress(label: str) -> Iterator[Callable[[float, float], None]]:
 
 
 def llm_for(session: LLMSession, store: TalkStore):
-    """The session's LLM, logging every call of this talk to llm_calls.jsonl."""
-    return session.get().with_sink(lambda record: store.append_jsonl("llm_calls.jsonl", record))
+    """The session's LLM, logging every call of this talk to llm_calls.jsonl and the console
+    (drafting takes minutes on a CPU; a line per call shows it is moving)."""
+
+    def sink(record: dict) -> None:
+        store.append_jsonl("llm_calls.jsonl", record)
+        tokens = record["usage"].get("completion_tokens", "?")
+        verdict = "ok" if record["valid"] else f"invalid, retrying: {record['problem']}"
+        console.print(
+            f"[dim]{store.root.name}: {record['prompt_id']} #{record['attempt']} "
+            f"{record['seconds']:.1f} s, {tokens} tokens, {escape(verdict)}[/dim]"
+        )
+
+    return session.get().with_sink(sink)

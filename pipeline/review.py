@@ -1,5 +1,7 @@
 """Automatic review: checks a reviewer would otherwise do by hand, each with findings."""
 
+from rapidfuzz import fuzz
+
 from pipeline.schema import Check, Draft, Evidence, Provenance, Review
 from pipeline.store import provenance, sha256_model
 from pipeline.text import cjk_share, has_cjk, numbers
@@ -86,6 +88,16 @@ def check_numbers_grounded(english: Draft, chinese: Draft, evidence: Evidence) -
     return Check(name="numbers_grounded", passed=not findings, findings=findings)
 
 
+def check_no_repeated_paragraphs(english: Draft, threshold: float = 90.0) -> Check:
+    """Small models restate the same paragraph in several chapters; a reader notices."""
+    items, findings = list(_paragraphs(english)), []
+    for i, (where_a, a) in enumerate(items):
+        for where_b, b in items[i + 1 :]:
+            if fuzz.ratio(a.text, b.text) >= threshold:
+                findings.append(f"{where_b} repeats {where_a}")
+    return Check(name="no_repeated_paragraphs", passed=not findings, findings=findings)
+
+
 def review(english: Draft, chinese: Draft, evidence: Evidence) -> Review:
     checks = [
         check_citations_resolve([english, chinese], evidence),
@@ -93,6 +105,7 @@ def review(english: Draft, chinese: Draft, evidence: Evidence) -> Review:
         check_same_structure(english, chinese),
         check_languages(english, chinese),
         check_numbers_grounded(english, chinese, evidence),
+        check_no_repeated_paragraphs(english),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
     return Review(

@@ -59,6 +59,13 @@ def test_unknown_citations_invented_numbers_and_english_zh_are_found():
     assert checks["same_structure"].passed
 
 
+def test_repeated_paragraphs_are_found():
+    en = draft("en", ["Paging keeps waste low.", "Paging keeps waste low!"], [["s-03"], ["s-03"]])
+    zh = draft("zh", ["分页使浪费很低。", "分页使浪费很低！"], [["s-03"], ["s-03"]])
+    checks = {c.name: c for c in review(en, zh, EVIDENCE).checks}
+    assert checks["no_repeated_paragraphs"].findings == ["en §1¶2 repeats en §1¶1"]
+
+
 def test_different_structure_is_found():
     en = draft("en", ["One.", "Two."], [["s-03"], ["s-03"]])
     zh = draft("zh", ["一。"], [["s-03"]])
