@@ -21,10 +21,17 @@ from pipeline.models import resolve_whisper
 from pipeline.prompts import load_prompt
 from pipeline.schema import Deck, Draft, Evidence, Outline, Review, TalkInputs, Transcript
 from pipeline.settings import Settings
-from pipeline.store import TalkStore
+from pipeline.store import M, TalkStore
 
 console = Console(stderr=True)
 stage_task = task(cache_policy=NONE, persist_result=False)
+
+
+def reused(store: TalkStore, state: dict, name: str, cls: type[M], key: str) -> M | None:
+    """The stored output if its provenance key matches; marks the stage as cached."""
+    cached = store.read_fresh(name, cls, key)
+    state["cached"] = cached is not None
+    return cached
 
 
 @stage_task
@@ -38,8 +45,7 @@ def transcribe_task(
 ) -> Transcript:
     model = resolve_whisper(settings.whisper.model, talk.meta.language, settings.cache_dir)
     key = transcribe.transcript_provenance(talk, model, settings.whisper).key
-    if cached := store.read_fresh("transcript.json", Transcript, key):
-        state["cached"] = True
+    if cached := reused(store, state, "transcript.json", Transcript, key):
         return cached
     with audio_progress(f"transcribing {talk.media.name}") as progress:
         result = transcribe.transcribe(talk, model, settings.whisper, progress)
@@ -53,8 +59,7 @@ def slides_task(talk: TalkInputs, store: TalkStore, state: dict) -> Deck | None:
     if not talk.decks:
         return None
     key = slides.deck_provenance(talk).key
-    if cached := store.read_fresh("deck.json", Deck, key):
-        state["cached"] = True
+    if cached := reused(store, state, "deck.json", Deck, key):
         return cached
     store.write("deck.json", deck := slides.read_deck(talk))
     return deck
@@ -66,8 +71,7 @@ def evidence_task(
 ) -> Evidence:
     opts = evidence.EvidenceOptions()
     key = evidence.evidence_provenance(transcript, deck, opts).key
-    if cached := store.read_fresh("evidence.json", Evidence, key):
-        state["cached"] = True
+    if cached := reused(store, state, "evidence.json", Evidence, key):
         return cached
     store.write("evidence.json", result := evidence.build_evidence(transcript, deck, opts))
     return result
@@ -84,8 +88,7 @@ def outline_task(
 ) -> Outline:
     prompt = load_prompt(settings.prompts_dir, "outline")
     key = outline.outline_provenance(units, talk.meta, llm.model_id, prompt).key
-    if cached := store.read_fresh("outline.json", Outline, key):
-        state["cached"] = True
+    if cached := reused(store, state, "outline.json", Outline, key):
         return cached
     result = outline.build_outline(units, talk.meta, llm_for(llm, store), prompt)
     store.write("outline.json", result)
@@ -105,10 +108,9 @@ def draft_task(
         *(load_prompt(settings.prompts_dir, name) for name in ("draft_section", "translate"))
     )
     key = draft.draft_provenance(plan, units, llm.model_id, prompts.all()).key
-    en = store.read_fresh("draft/en.json", Draft, key)
-    zh = store.read_fresh("draft/zh.json", Draft, key)
+    en = reused(store, state, "draft/en.json", Draft, key)
+    zh = reused(store, state, "draft/zh.json", Draft, key)
     if en and zh:
-        state["cached"] = True
         return en, zh
     en, zh = draft.write_drafts(plan, units, llm_for(llm, store), prompts)
     store.write("draft/en.json", en)

@@ -6,18 +6,21 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, Field, create_model, field_validator
+from rapidfuzz import fuzz
 
 from pipeline.llm import LLM
-from pipeline.prompts import Prompt
+from pipeline.prompts import PLACEHOLDER, Prompt
 from pipeline.schema import Draft, DraftParagraph, DraftSection, Evidence, Outline, Provenance
 from pipeline.schema.article import OutlineSection
 from pipeline.store import provenance, sha256_model
-from pipeline.text import cjk_share, has_cjk
+from pipeline.text import NEAR_DUPLICATE, cjk_share, has_cjk
 
 STAGE = "draft"
 MAX_TOKENS_EN = 700
 MAX_TOKENS_ZH = 1000
 TRANSLATION_KINDS = {"title": "标题", "paragraph": "段落"}
+ECHO_MIN_CHARS = 20  # shorter fixed lines ("Article:") are too generic to flag
+ECHO_SIMILARITY = 90
 LIST_NUMBER = re.compile(r"^\d+[.、]\s*")
 ROLE_GOALS = {
     "problem": "the pressure or problem the talk starts from, and who feels it",
@@ -28,12 +31,29 @@ ROLE_GOALS = {
 }
 
 
-def english_reply_model(evidence_ids: list[str]) -> type[BaseModel]:
+def instruction_lines(prompt: Prompt, role_goal: str) -> list[str]:
+    """The fixed wording of the prompt: a paragraph that repeats it is an echo, not prose."""
+    lines = [
+        PLACEHOLDER.sub("", ln).strip() for ln in (prompt.system + "\n" + prompt.user).splitlines()
+    ]
+    return [ln for ln in [*lines, role_goal] if len(ln) >= ECHO_MIN_CHARS]
+
+
+def english_reply_model(evidence_ids: list[str], instructions: list[str]) -> type[BaseModel]:
     evidence_id = Literal[tuple(evidence_ids)]  # type: ignore[valid-type]
+
+    def not_an_echo(text: str) -> str:
+        for line in instructions:
+            if fuzz.partial_ratio(line.lower(), text.lower()) >= ECHO_SIMILARITY:
+                # Do not quote the line back: the small model parrots whatever the error says.
+                raise ValueError("the paragraph copies the instructions instead of stating facts")
+        return text
+
     paragraph = create_model(
         "Paragraph",
         text=(str, Field(min_length=20, max_length=1500)),
         citations=(list[evidence_id], Field(min_length=1, max_length=6)),
+        __validators__={"not_an_echo": field_validator("text")(not_an_echo)},
     )
     return create_model(
         "ChapterReply", paragraphs=(list[paragraph], Field(min_length=1, max_length=3))
@@ -84,12 +104,25 @@ def write_section(
         role_goal=ROLE_GOALS[section.role],
         evidence=listing,
     )
-    reply = llm.complete(rendered, english_reply_model(section.evidence_ids), MAX_TOKENS_EN)
+    instructions = instruction_lines(prompt, ROLE_GOALS[section.role])
+    reply_model = english_reply_model(section.evidence_ids, instructions)
+    reply = llm.complete(rendered, reply_model, MAX_TOKENS_EN)
     paragraphs = [
         DraftParagraph(text=p.text.strip(), citations=list(dict.fromkeys(p.citations)))
         for p in reply.paragraphs
     ]
     return DraftSection(role=section.role, title=section.title, paragraphs=paragraphs)
+
+
+def without_repeats(section: DraftSection, earlier: list[DraftParagraph]) -> DraftSection:
+    """Drop paragraphs an earlier chapter already has (small models restate them); a chapter
+    keeps at least its first paragraph, and the review still reports what remains."""
+    fresh = [
+        p
+        for p in section.paragraphs
+        if all(fuzz.ratio(p.text, e.text) < NEAR_DUPLICATE for e in earlier)
+    ]
+    return section.model_copy(update={"paragraphs": fresh or section.paragraphs[:1]})
 
 
 def translate(text: str, kind: Literal["title", "paragraph"], llm: LLM, prompt: Prompt) -> str:
@@ -123,10 +156,10 @@ def write_drafts(
     outline: Outline, evidence: Evidence, llm: LLM, prompts: DraftPrompts
 ) -> tuple[Draft, Draft]:
     """English and Chinese drafts with the same chapters, paragraphs and citations."""
-    english = [
-        write_section(s, outline.title, evidence, llm, prompts.write_section)
-        for s in outline.sections
-    ]
+    english: list[DraftSection] = []
+    for section in outline.sections:
+        written = write_section(section, outline.title, evidence, llm, prompts.write_section)
+        english.append(without_repeats(written, [p for s in english for p in s.paragraphs]))
     chinese = [translate_section(section, llm, prompts.translate) for section in english]
     title_zh = translate(outline.title, "title", llm, prompts.translate)
     prov = draft_provenance(outline, evidence, llm.model_id, prompts.all())

@@ -71,6 +71,9 @@ def discover_talks(inputs_dir: Path) -> list[Path]:
     for folder in sorted(p for p in inputs_dir.rglob("*") if p.is_dir()):
         if any(part.startswith(".") for part in folder.relative_to(inputs_dir).parts):
             continue
-        if any(child.is_file() and not child.name.startswith(".") for child in folder.iterdir()):
+        if any(
+            child.is_file() and not child.name.startswith(".") and child.name not in IGNORED_NAMES
+            for child in folder.iterdir()
+        ):
             talks.append(folder)
     return talks

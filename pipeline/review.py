@@ -4,7 +4,7 @@ from rapidfuzz import fuzz
 
 from pipeline.schema import Check, Draft, Evidence, Provenance, Review
 from pipeline.store import provenance, sha256_model
-from pipeline.text import cjk_share, has_cjk, numbers
+from pipeline.text import NEAR_DUPLICATE, cjk_share, has_cjk, numbers
 
 STAGE = "review"
 
@@ -88,12 +88,12 @@ def check_numbers_grounded(english: Draft, chinese: Draft, evidence: Evidence) -
     return Check(name="numbers_grounded", passed=not findings, findings=findings)
 
 
-def check_no_repeated_paragraphs(english: Draft, threshold: float = 90.0) -> Check:
+def check_no_repeated_paragraphs(english: Draft) -> Check:
     """Small models restate the same paragraph in several chapters; a reader notices."""
     items, findings = list(_paragraphs(english)), []
     for i, (where_a, a) in enumerate(items):
         for where_b, b in items[i + 1 :]:
-            if fuzz.ratio(a.text, b.text) >= threshold:
+            if fuzz.ratio(a.text, b.text) >= NEAR_DUPLICATE:
                 findings.append(f"{where_b} repeats {where_a}")
     return Check(name="no_repeated_paragraphs", passed=not findings, findings=findings)
 

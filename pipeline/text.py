@@ -3,6 +3,8 @@
 import re
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
+# rapidfuzz ratio at or above which two paragraphs say the same thing.
+NEAR_DUPLICATE = 90
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 

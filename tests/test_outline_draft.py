@@ -102,3 +102,25 @@ def test_draft_rejects_citations_outside_the_chapter_and_english_translations():
         write_drafts(
             one_chapter_outline(), EVIDENCE, FakeLLM([valid, english_back]), draft_prompts()
         )
+
+
+def test_paragraphs_echoing_the_instructions_are_rejected():
+    echo = json.dumps(
+        {"paragraphs": [{"text": "Evidence, one per line, as [id] text:", "citations": ["s-02"]}]}
+    )
+    with pytest.raises(ValidationError, match="copies the instructions"):
+        write_drafts(one_chapter_outline(), EVIDENCE, FakeLLM([echo]), draft_prompts())
+
+
+def test_a_paragraph_repeated_from_an_earlier_chapter_is_dropped():
+    sections = [
+        OutlineSection(role=role, title=role, evidence_ids=["s-02"])
+        for role in ("mechanism", "results")
+    ]
+    outline = Outline(title="A talk", sections=sections, provenance=provenance("outline", {}))
+    same = {"text": "Blocks hold 16 tokens each.", "citations": ["s-02"]}
+    new = {"text": "Throughput is what the blocks buy.", "citations": ["s-02"]}
+    replies = [json.dumps({"paragraphs": [same]}), json.dumps({"paragraphs": [same, new]})]
+    replies += [json.dumps({"zh": text}) for text in ("块。", "标题一", "吞吐。", "标题二", "演讲")]
+    en, _ = write_drafts(outline, EVIDENCE, FakeLLM(replies), draft_prompts())
+    assert [p.text for p in en.sections[1].paragraphs] == [new["text"]]
