@@ -13,7 +13,7 @@ from pipeline.prompts import PLACEHOLDER, Prompt
 from pipeline.schema import Draft, DraftParagraph, DraftSection, Evidence, Outline, Provenance
 from pipeline.schema.article import OutlineSection
 from pipeline.store import provenance, sha256_model
-from pipeline.text import NEAR_DUPLICATE, cjk_share, has_cjk
+from pipeline.text import CHINESE_PROSE_SHARE, NEAR_DUPLICATE, cjk_share, has_cjk
 
 STAGE = "draft"
 MAX_TOKENS_EN = 700
@@ -32,31 +32,40 @@ ROLE_GOALS = {
 
 
 def instruction_lines(prompt: Prompt, role_goal: str) -> list[str]:
-    """The fixed wording of the prompt: a paragraph that repeats it is an echo, not prose."""
-    lines = [
-        PLACEHOLDER.sub("", ln).strip() for ln in (prompt.system + "\n" + prompt.user).splitlines()
-    ]
-    return [ln for ln in [*lines, role_goal] if len(ln) >= ECHO_MIN_CHARS]
+    """The prompt's own wording: a paragraph that repeats it is an echo, not prose. (Titles
+    and evidence are not included: repeating those is weak but grounded.)"""
+    template = (prompt.system + "\n" + prompt.user).splitlines()
+    lines = [PLACEHOLDER.sub("", line).strip() for line in template]
+    return [line for line in [*lines, role_goal] if len(line) >= ECHO_MIN_CHARS]
+
+
+def is_echo(text: str, instructions: list[str]) -> bool:
+    return any(
+        fuzz.partial_ratio(line.lower(), text.lower()) >= ECHO_SIMILARITY for line in instructions
+    )
 
 
 def english_reply_model(evidence_ids: list[str], instructions: list[str]) -> type[BaseModel]:
+    """Citations restricted to the chapter's evidence; paragraphs that echo the prompt are
+    dropped, and a reply with nothing else is invalid (and retried)."""
     evidence_id = Literal[tuple(evidence_ids)]  # type: ignore[valid-type]
-
-    def not_an_echo(text: str) -> str:
-        for line in instructions:
-            if fuzz.partial_ratio(line.lower(), text.lower()) >= ECHO_SIMILARITY:
-                # Do not quote the line back: the small model parrots whatever the error says.
-                raise ValueError("the paragraph copies the instructions instead of stating facts")
-        return text
-
     paragraph = create_model(
         "Paragraph",
         text=(str, Field(min_length=20, max_length=1500)),
         citations=(list[evidence_id], Field(min_length=1, max_length=6)),
-        __validators__={"not_an_echo": field_validator("text")(not_an_echo)},
     )
+
+    def without_echoes(paragraphs: list) -> list:
+        kept = [p for p in paragraphs if not is_echo(p.text, instructions)]
+        if not kept:
+            # Do not quote the prompt back: the small model parrots whatever the error says.
+            raise ValueError("every paragraph copies the instructions instead of stating facts")
+        return kept
+
     return create_model(
-        "ChapterReply", paragraphs=(list[paragraph], Field(min_length=1, max_length=3))
+        "ChapterReply",
+        paragraphs=(list[paragraph], Field(min_length=1, max_length=3)),
+        __validators__={"without_echoes": field_validator("paragraphs")(without_echoes)},
     )
 
 
@@ -66,7 +75,7 @@ class ChineseParagraph(BaseModel):
     @field_validator("zh")
     @classmethod
     def check_chinese(cls, text: str) -> str:
-        if cjk_share(text) < 0.5:
+        if cjk_share(text) < CHINESE_PROSE_SHARE:
             raise ValueError("the translation is not written in Chinese")
         return text
 
@@ -99,7 +108,6 @@ def write_section(
     listing = "\n".join(f"[{i}] {units[i].text}" for i in section.evidence_ids)
     rendered = prompt.render(
         article_title=title,
-        role=section.role,
         chapter_title=section.title,
         role_goal=ROLE_GOALS[section.role],
         evidence=listing,

@@ -4,7 +4,7 @@ from rapidfuzz import fuzz
 
 from pipeline.schema import Check, Draft, Evidence, Provenance, Review
 from pipeline.store import provenance, sha256_model
-from pipeline.text import NEAR_DUPLICATE, cjk_share, has_cjk, numbers
+from pipeline.text import CHINESE_PROSE_SHARE, NEAR_DUPLICATE, cjk_share, has_cjk, numbers
 
 STAGE = "review"
 
@@ -63,7 +63,7 @@ def check_languages(english: Draft, chinese: Draft) -> Check:
     findings = [
         f"{where}: not Chinese prose"
         for where, par in _paragraphs(chinese)
-        if cjk_share(par.text) < 0.5
+        if cjk_share(par.text) < CHINESE_PROSE_SHARE
     ]
     findings += [
         f"{where}: contains Chinese characters"

@@ -5,6 +5,9 @@ import re
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # rapidfuzz ratio at or above which two paragraphs say the same thing.
 NEAR_DUPLICATE = 90
+LATIN_WORD = re.compile(r"[A-Za-z]+")
+# Chinese prose with English terms scores well above this; English with a stray term, below.
+CHINESE_PROSE_SHARE = 0.5
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
@@ -13,9 +16,11 @@ def has_cjk(text: str) -> bool:
 
 
 def cjk_share(text: str) -> float:
-    """Share of CJK characters among letters (Latin terms inside Chinese are expected)."""
-    letters = [c for c in text if c.isalpha()]
-    return sum(1 for c in letters if CJK.match(c)) / len(letters) if letters else 0.0
+    """CJK characters among CJK characters plus Latin words: a Latin term inside Chinese
+    prose ("KV cache") weighs like a word, not like each of its letters."""
+    cjk = len(CJK.findall(text))
+    latin_words = len(LATIN_WORD.findall(text))
+    return cjk / (cjk + latin_words) if cjk + latin_words else 0.0
 
 
 def numbers(text: str) -> set[str]:

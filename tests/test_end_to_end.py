@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.text import cjk_share, has_cjk
+from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, has_cjk
 from tests.helpers import DATA, EXAMPLE
 
 pytestmark = pytest.mark.slow
@@ -70,7 +70,7 @@ def test_example_talk_becomes_two_articles(batch):
     assert str(outputs / EXAMPLE.name / "article.zh.md") in result.stdout.replace("\n", "")
     assert zh.startswith("---\n") and "lang: zh" in zh and "lang: en" in en
     assert zh.count("\n## ") == en.count("\n## ") == 5
-    assert all(cjk_share(p) > 0.5 for p in body_paragraphs(zh))
+    assert all(cjk_share(p) >= CHINESE_PROSE_SHARE for p in body_paragraphs(zh))
     assert not any(has_cjk(p) for p in body_paragraphs(en))
 
 

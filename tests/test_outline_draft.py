@@ -104,14 +104,6 @@ def test_draft_rejects_citations_outside_the_chapter_and_english_translations():
         )
 
 
-def test_paragraphs_echoing_the_instructions_are_rejected():
-    echo = json.dumps(
-        {"paragraphs": [{"text": "Evidence, one per line, as [id] text:", "citations": ["s-02"]}]}
-    )
-    with pytest.raises(ValidationError, match="copies the instructions"):
-        write_drafts(one_chapter_outline(), EVIDENCE, FakeLLM([echo]), draft_prompts())
-
-
 def test_a_paragraph_repeated_from_an_earlier_chapter_is_dropped():
     sections = [
         OutlineSection(role=role, title=role, evidence_ids=["s-02"])
@@ -124,3 +116,27 @@ def test_a_paragraph_repeated_from_an_earlier_chapter_is_dropped():
     replies += [json.dumps({"zh": text}) for text in ("块。", "标题一", "吞吐。", "标题二", "演讲")]
     en, _ = write_drafts(outline, EVIDENCE, FakeLLM(replies), draft_prompts())
     assert [p.text for p in en.sections[1].paragraphs] == [new["text"]]
+
+
+ECHO = {
+    "text": "How the proposed design works, step by step, and its trade-offs",
+    "citations": ["s-02"],
+}
+
+
+def test_a_reply_that_only_echoes_the_instructions_is_rejected():
+    echo = json.dumps({"paragraphs": [ECHO]})
+    with pytest.raises(ValidationError, match="copies the instructions"):
+        write_drafts(one_chapter_outline(), EVIDENCE, FakeLLM([echo]), draft_prompts())
+
+
+def test_echoed_paragraphs_are_dropped_when_real_ones_remain():
+    real = {"text": "Blocks hold 16 tokens each.", "citations": ["s-02"]}
+    replies = [
+        json.dumps({"paragraphs": [ECHO, real]}),
+        json.dumps({"zh": "每块 16 个 token。"}),
+        json.dumps({"zh": "分页"}),
+        json.dumps({"zh": "演讲"}),
+    ]
+    en, _ = write_drafts(one_chapter_outline(), EVIDENCE, FakeLLM(replies), draft_prompts())
+    assert [p.text for p in en.sections[0].paragraphs] == [real["text"]]

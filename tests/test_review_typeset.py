@@ -1,6 +1,7 @@
 from pipeline.review import review
 from pipeline.schema import Draft, DraftParagraph, DraftSection, Evidence, EvidenceUnit, TalkMeta
 from pipeline.store import provenance
+from pipeline.text import CHINESE_PROSE_SHARE, cjk_share
 from pipeline.typeset import typeset, video_link
 
 EVIDENCE = Evidence(
@@ -90,3 +91,9 @@ def test_typeset_front_matter_citations_and_chinese_spacing():
 def test_video_links_for_youtube_and_other_players():
     assert video_link("https://youtu.be/abc", 12.7) == "https://youtu.be/abc?t=12"
     assert video_link("https://example.org/v.mp4#x", 5) == "https://example.org/v.mp4#t=5"
+
+
+def test_chinese_share_counts_latin_terms_as_words():
+    assert cjk_share("vLLM 使用 PagedAttention 管理 KV cache 的显存。") >= CHINESE_PROSE_SHARE
+    assert cjk_share("The KV cache holds 缓存 entries for every token.") < CHINESE_PROSE_SHARE
+    assert cjk_share("") == 0.0

@@ -105,13 +105,14 @@ class OpenAILLM:
             except ValidationError as err:
                 problem = _short(err)
                 self._report(prompt, attempt, started, usage, problem, content)
+                # Ask afresh with the problem stated, without the bad reply in the history:
+                # small models copy their previous answer when they can see it.
                 messages = [
-                    *messages,
-                    {"role": "assistant", "content": content},
+                    *prompt.messages()[:-1],
                     {
                         "role": "user",
-                        "content": f"That reply was invalid: {problem}. "
-                        "Answer again with JSON that fixes this.",
+                        "content": f"{prompt.user}\n\nA previous answer was invalid: {problem}. "
+                        "Avoid that mistake.",
                     },
                 ]
                 continue

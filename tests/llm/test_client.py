@@ -49,6 +49,7 @@ def test_invalid_reply_is_retried_with_the_problem_fed_back():
     assert llm.complete(PROMPT, Answer, max_tokens=50) == Answer(value=7)
     assert len(requests) == 2
     assert "invalid" in requests[1]["messages"][-1]["content"]
+    assert "many" not in json.dumps(requests[1]["messages"])  # the bad reply is not shown
     assert requests[1]["temperature"] > requests[0]["temperature"]
     assert [c["valid"] for c in calls] == [False, True]
     assert calls[0]["reply"] == '{"value": "many"}' and calls[0]["prompt_id"] == "p"
