@@ -32,7 +32,10 @@ def reply_model(evidence_ids: list[str]) -> type[BaseModel]:
 
 
 def evidence_listing(evidence: Evidence, words: int = 40) -> str:
-    return "\n".join(f"[{u.id}] {shorten(u.text, words)}" for u in evidence.units)
+    """One line per unit; a slide's title and bullets stay visibly apart (" / ")."""
+    return "\n".join(
+        f"[{u.id}] {shorten(u.text.replace(chr(10), ' / '), words)}" for u in evidence.units
+    )
 
 
 def outline_provenance(

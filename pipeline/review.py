@@ -7,6 +7,7 @@ from pipeline.store import provenance, sha256_model
 from pipeline.text import CHINESE_PROSE_SHARE, NEAR_DUPLICATE, cjk_share, has_cjk, numbers
 
 STAGE = "review"
+MIN_PARAGRAPH_WORDS = 15
 
 
 def review_provenance(english: Draft, chinese: Draft, evidence: Evidence) -> Provenance:
@@ -98,6 +99,21 @@ def check_no_repeated_paragraphs(english: Draft) -> Check:
     return Check(name="no_repeated_paragraphs", passed=not findings, findings=findings)
 
 
+def check_substantive_paragraphs(english: Draft) -> Check:
+    """A paragraph that only restates its heading, or is a fragment, says nothing checkable."""
+    findings = []
+    for section_no, section in enumerate(english.sections, start=1):
+        for paragraph_no, paragraph in enumerate(section.paragraphs, start=1):
+            where = f"en §{section_no}¶{paragraph_no}"
+            if len(paragraph.text.split()) < MIN_PARAGRAPH_WORDS:
+                findings.append(f"{where}: fewer than {MIN_PARAGRAPH_WORDS} words")
+            elif fuzz.partial_ratio(section.title.lower(), paragraph.text.lower()) >= 95 and len(
+                paragraph.text
+            ) < 1.5 * len(section.title):
+                findings.append(f"{where}: restates the chapter title")
+    return Check(name="substantive_paragraphs", passed=not findings, findings=findings)
+
+
 def review(english: Draft, chinese: Draft, evidence: Evidence) -> Review:
     checks = [
         check_citations_resolve([english, chinese], evidence),
@@ -106,6 +122,7 @@ def review(english: Draft, chinese: Draft, evidence: Evidence) -> Review:
         check_languages(english, chinese),
         check_numbers_grounded(english, chinese, evidence),
         check_no_repeated_paragraphs(english),
+        check_substantive_paragraphs(english),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
     return Review(

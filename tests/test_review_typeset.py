@@ -35,12 +35,20 @@ def draft(lang: str, texts: list[str], citations: list[list[str]], title="T") ->
 def test_a_faithful_pair_passes_every_check():
     en = draft(
         "en",
-        ["Throughput rose 2.2 times.", "Blocks hold 16 tokens."],
+        [
+            "In the speaker's own benchmark, throughput rose 2.2 times over the previous "
+            "serving setup on the same hardware.",
+            "The cache is split into blocks that hold 16 tokens each, so memory is handed out "
+            "in small pieces as sequences grow.",
+        ],
         [["t-01:05"], ["s-03", "n-03"]],
     )
     zh = draft(
         "zh",
-        ["吞吐量提升了2.2倍。", "每个块容纳16个令牌。"],
+        [
+            "在演讲者自己的基准测试中，吞吐量提升了2.2倍。",
+            "缓存被切分为每块16个令牌的块，随序列增长按需分配。",
+        ],
         [["t-01:05"], ["s-03", "n-03"]],
         title="标题",
     )
@@ -97,3 +105,19 @@ def test_chinese_share_counts_latin_terms_as_words():
     assert cjk_share("vLLM 使用 PagedAttention 管理 KV cache 的显存。") >= CHINESE_PROSE_SHARE
     assert cjk_share("The KV cache holds 缓存 entries for every token.") < CHINESE_PROSE_SHARE
     assert cjk_share("") == 0.0
+
+
+def test_fragments_and_restated_titles_are_not_substantive():
+    en = draft("en", ["T results", "Too short to say anything."], [["s-03"], ["s-03"]])
+    zh = draft("zh", ["标题结果", "太短了。"], [["s-03"], ["s-03"]])
+    checks = {c.name: c for c in review(en, zh, EVIDENCE).checks}
+    assert not checks["substantive_paragraphs"].passed
+    assert len(checks["substantive_paragraphs"].findings) == 2
+
+
+def test_a_long_title_copied_as_the_paragraph_is_found():
+    title = "The cache eats GPU memory because every request keeps keys and values for every token"
+    en = draft("en", [title], [["s-03"]], title=title)
+    zh = draft("zh", ["缓存占用内存。"], [["s-03"]])
+    findings = {c.name: c.findings for c in review(en, zh, EVIDENCE).checks}
+    assert findings["substantive_paragraphs"] == ["en §1¶1: restates the chapter title"]
