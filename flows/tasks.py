@@ -7,6 +7,7 @@ and hashes `Path` arguments by value, so keys are built from content hashes inst
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from prefect import task
 from prefect.cache_policies import NONE
@@ -35,7 +36,7 @@ def reused(store: TalkStore, state: dict, name: str, cls: type[M], key: str) -> 
 
 
 @stage_task
-def ingest_task(folder) -> TalkInputs:
+def ingest_task(folder: Path) -> TalkInputs:
     return ingest(folder)
 
 
