@@ -20,10 +20,11 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
     try:
         with log.stage("ingest"):
             talk = tasks.ingest_task(folder)
-        with log.stage("transcribe") as state:
-            transcript = tasks.transcribe_task(talk, settings, store, state)
-        with log.stage("slides") as state:
+        deck = None  # an unusable deck is recorded; the article is then built from speech
+        with log.stage("slides", fatal=False) as state:
             deck = tasks.slides_task(talk, store, state)
+        with log.stage("transcribe") as state:
+            transcript = tasks.transcribe_task(talk, deck, settings, store, state)
         with log.stage("evidence") as state:
             units = tasks.evidence_task(transcript, deck, store, state)
         with log.stage("outline") as state:
@@ -36,7 +37,7 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
             articles = tasks.typeset_task((zh, en), units, talk, verdict, store)
     except Exception:  # recorded in run.json by the failing stage; other talks go on
         return log.record
-    log.finish("succeeded", articles)
+    log.finish("partial" if log.record.errors else "succeeded", articles)
     return log.record
 
 

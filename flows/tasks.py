@@ -23,6 +23,7 @@ from pipeline.prompts import load_prompt
 from pipeline.schema import Deck, Draft, Evidence, Outline, Review, TalkInputs, Transcript
 from pipeline.settings import Settings
 from pipeline.store import M, TalkStore
+from pipeline.vocabulary import collect_terms
 
 console = Console(stderr=True)
 stage_task = task(cache_policy=NONE, persist_result=False)
@@ -42,14 +43,15 @@ def ingest_task(folder: Path) -> TalkInputs:
 
 @stage_task
 def transcribe_task(
-    talk: TalkInputs, settings: Settings, store: TalkStore, state: dict
+    talk: TalkInputs, deck: Deck | None, settings: Settings, store: TalkStore, state: dict
 ) -> Transcript:
     model = resolve_whisper(settings.whisper.model, talk.meta.language, settings.cache_dir)
-    key = transcribe.transcript_provenance(talk, model, settings.whisper).key
+    vocabulary = collect_terms(deck, talk.meta.glossary)
+    key = transcribe.transcript_provenance(talk, model, settings.whisper, vocabulary).key
     if cached := reused(store, state, "transcript.json", Transcript, key):
         return cached
     with audio_progress(f"transcribing {talk.media.name}") as progress:
-        result = transcribe.transcribe(talk, model, settings.whisper, progress)
+        result = transcribe.transcribe(talk, model, settings.whisper, vocabulary, progress)
     store.write("transcript.json", result)
     store.write_text("transcript.srt", transcribe.to_srt(result))
     return result

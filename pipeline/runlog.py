@@ -45,37 +45,37 @@ class RunLog:
         self.store.write("run.json", self.record)
 
     @contextmanager
-    def stage(self, name: str) -> Iterator[dict]:
-        """Time a stage; the body may set `state["cached"] = True` when it reused output."""
+    def stage(self, name: str, fatal: bool = True) -> Iterator[dict]:
+        """Time a stage; the body may set `state["cached"] = True` when it reused output.
+
+        A failure is recorded in run.json; a fatal one ends the run and propagates, a
+        non-fatal one is swallowed here so the caller goes on without that stage's output.
+        """
         state: dict = {"cached": False}
         started = time.monotonic()
         try:
             yield state
-        except StageFailure as failure:
-            self._fail(name, started, failure.error)
-            raise
         except Exception as err:
-            self._fail(
-                name, started, StageError(stage=name, message=f"{type(err).__name__}: {err}")
+            error = (
+                err.error
+                if isinstance(err, StageFailure)
+                else StageError(stage=name, message=f"{type(err).__name__}: {err}")
             )
-            raise
-        status = "cached" if state["cached"] else "done"
-        self.record.stages.append(
-            StageRecord(name=name, status=status, seconds=round(time.monotonic() - started, 3))
-        )
-        self.save()
+            self._record(name, started, "failed", error)
+            if fatal:
+                self.finish("failed")
+                raise
+            return
+        self._record(name, started, "cached" if state["cached"] else "done")
 
-    def _fail(self, name: str, started: float, error: StageError) -> None:
+    def _record(self, name: str, started: float, status: str, error: StageError | None = None):
+        seconds = round(time.monotonic() - started, 3)
         self.record.stages.append(
-            StageRecord(
-                name=name,
-                status="failed",
-                error=error,
-                seconds=round(time.monotonic() - started, 3),
-            )
+            StageRecord(name=name, status=status, seconds=seconds, error=error)
         )
-        self.record.errors.append(error)
-        self.finish("failed")
+        if error is not None:
+            self.record.errors.append(error)
+        self.save()
 
     def finish(self, status: str, outputs: list[str] | None = None) -> None:
         self.record.status = status

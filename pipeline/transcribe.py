@@ -9,14 +9,15 @@ from pipeline.errors import StageFailure
 from pipeline.models import WhisperModelRef
 from pipeline.schema import Provenance, Segment, TalkInputs, Transcript
 from pipeline.settings import WhisperOptions
-from pipeline.store import provenance, sha256_file
+from pipeline.store import provenance, sha256_bytes, sha256_file
+from pipeline.vocabulary import whisper_prompt
 
 STAGE = "transcribe"
 Progress = Callable[[float, float], None]
 
 
 def transcript_provenance(
-    talk: TalkInputs, model: WhisperModelRef, opts: WhisperOptions
+    talk: TalkInputs, model: WhisperModelRef, opts: WhisperOptions, vocabulary: list[str]
 ) -> Provenance:
     return provenance(
         STAGE,
@@ -26,6 +27,7 @@ def transcript_provenance(
             "language": talk.meta.language or "auto",
             "beam_size": str(opts.beam_size),
             "compute_type": opts.compute_type,
+            "vocabulary": sha256_bytes("\n".join(vocabulary).encode()),
         },
     )
 
@@ -40,9 +42,14 @@ def load_whisper(model: WhisperModelRef, opts: WhisperOptions) -> WhisperModel:
 
 
 def transcribe(
-    talk: TalkInputs, model: WhisperModelRef, opts: WhisperOptions, progress: Progress | None = None
+    talk: TalkInputs,
+    model: WhisperModelRef,
+    opts: WhisperOptions,
+    vocabulary: list[str],
+    progress: Progress | None = None,
 ) -> Transcript:
-    """Transcribe the talk's recording; `progress(done_s, total_s)` is called per segment."""
+    """Transcribe the talk's recording, steered by `vocabulary` (deck and glossary terms);
+    `progress(done_s, total_s)` is called per segment."""
     whisper = load_whisper(model, opts)
     try:
         segments, info = whisper.transcribe(
@@ -50,6 +57,7 @@ def transcribe(
             language=talk.meta.language,
             beam_size=opts.beam_size,
             vad_filter=True,
+            initial_prompt=whisper_prompt(vocabulary),
         )
         # `segments` is lazy: decoding happens while iterating, so errors surface here too.
         collected = []
@@ -79,7 +87,8 @@ def transcribe(
         language_probability=info.language_probability,
         duration=info.duration,
         segments=collected,
-        provenance=transcript_provenance(talk, model, opts),
+        vocabulary=vocabulary,
+        provenance=transcript_provenance(talk, model, opts, vocabulary),
     )
 
 

@@ -57,8 +57,8 @@ def test_example_talk_becomes_two_articles(batch):
     assert record["status"] == "succeeded", result.stdout + result.stderr
     assert [s["name"] for s in record["stages"]] == [
         "ingest",
-        "transcribe",
         "slides",
+        "transcribe",
         "evidence",
         "outline",
         "draft",
@@ -102,9 +102,10 @@ def test_bad_talks_fail_clearly_and_alone(batch):
     assert no_media["errors"][0]["stage"] == "ingest"
     assert no_media["errors"][0]["file"].endswith("no-media")
     broken = run_record(outputs, "broken-deck")
+    assert broken["status"] == "partial"  # an unusable deck: article from the speech alone
     assert broken["errors"][0]["stage"] == "slides"
     assert broken["errors"][0]["file"].endswith("slides.pptx")
-    assert (outputs / "broken-deck" / "transcript.json").exists()  # finished stages are kept
+    assert (outputs / "broken-deck" / "article.en.md").exists()
     assert "slides.pptx" in result.stdout and "no recording" in result.stdout
 
 

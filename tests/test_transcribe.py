@@ -2,11 +2,14 @@ import jiwer
 import pytest
 
 from pipeline.errors import StageFailure
+from pipeline.ingest import ingest
 from pipeline.models import resolve_whisper
 from pipeline.settings import Settings, WhisperOptions
+from pipeline.slides import read_deck
 from pipeline.text import has_cjk
 from pipeline.transcribe import srt_time, to_srt, transcribe
-from tests.helpers import DATA, talk_with
+from pipeline.vocabulary import collect_terms
+from tests.helpers import DATA, EXAMPLE, talk_with
 
 OPTS = WhisperOptions()
 
@@ -14,7 +17,7 @@ OPTS = WhisperOptions()
 def test_english_with_bundled_tiny_en():
     model = resolve_whisper("auto", "en", Settings().cache_dir)
     assert model.id == "whisper-tiny.en"
-    result = transcribe(talk_with(DATA / "jfk.flac", language="en"), model, OPTS)
+    result = transcribe(talk_with(DATA / "jfk.flac", language="en"), model, OPTS, [])
     reference = (DATA / "jfk.transcript.txt").read_text()
     hypothesis = " ".join(s.text for s in result.segments)
     normalise = jiwer.Compose(
@@ -35,7 +38,7 @@ def test_english_with_bundled_tiny_en():
 def test_mandarin_with_bundled_base_comes_out_simplified():
     model = resolve_whisper("auto", None, Settings().cache_dir)
     assert model.id == "whisper-base"
-    result = transcribe(talk_with(DATA / "asr_example.wav"), model, OPTS)
+    result = transcribe(talk_with(DATA / "asr_example.wav"), model, OPTS, [])
     text = "".join(s.text for s in result.segments)
     assert result.language == "zh"
     assert has_cjk(text)
@@ -48,7 +51,7 @@ def test_corrupt_media_is_a_clear_error_naming_the_file(tmp_path):
     broken.write_bytes(b"\x00\x00\x00\x18ftypmp42" + b"garbage" * 100)
     model = resolve_whisper("auto", "en", Settings().cache_dir)
     with pytest.raises(StageFailure) as caught:
-        transcribe(talk_with(broken, language="en"), model, OPTS)
+        transcribe(talk_with(broken, language="en"), model, OPTS, [])
     assert caught.value.error.stage == "transcribe"
     assert caught.value.error.file == str(broken)
 
@@ -56,6 +59,16 @@ def test_corrupt_media_is_a_clear_error_naming_the_file(tmp_path):
 def test_srt_format():
     assert srt_time(3723.456) == "01:02:03,456"
     model = resolve_whisper("auto", "en", Settings().cache_dir)
-    srt = to_srt(transcribe(talk_with(DATA / "jfk.flac", language="en"), model, OPTS))
+    srt = to_srt(transcribe(talk_with(DATA / "jfk.flac", language="en"), model, OPTS, []))
     assert srt.startswith("1\n00:00:")
     assert " --> " in srt.splitlines()[1]
+
+
+def test_deck_vocabulary_steers_the_spelling_of_names():
+    talk = ingest(EXAMPLE)
+    vocabulary = collect_terms(read_deck(talk), talk.meta.glossary)
+    assert "PagedAttention" in vocabulary
+    model = resolve_whisper("auto", "en", Settings().cache_dir)
+    result = transcribe(talk, model, OPTS, vocabulary)
+    assert "PagedAttention" in " ".join(s.text for s in result.segments)
+    assert result.vocabulary == vocabulary

@@ -17,7 +17,9 @@ class StageRecord(Contract):
 
 class RunRecord(Contract):
     talk: str
-    status: Literal["running", "succeeded", "failed"] = "running"
+    status: Literal["running", "succeeded", "partial", "failed"] = Field(
+        "running", description="partial: articles made, but some input was unusable (see errors)"
+    )
     started: datetime
     finished: datetime | None = None
     stages: list[StageRecord] = Field(default_factory=list)

@@ -19,4 +19,7 @@ class Transcript(Contract):
     language_probability: float | None = None
     duration: float = Field(description="seconds of audio")
     segments: list[Segment]
+    vocabulary: list[str] = Field(
+        default_factory=list, description="terms given to the recogniser as its initial prompt"
+    )
     provenance: Provenance

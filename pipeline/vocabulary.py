@@ -1,0 +1,34 @@
+"""Domain vocabulary from the deck and talk.yaml, to steer speech recognition.
+
+Whisper spells "PagedAttention" as "Page detention" unless it has seen the word; an
+initial prompt listing the deck's terms fixes most such names (measured on the example
+talk: see the closing note of issue 2).
+"""
+
+import re
+
+from pipeline.schema import Deck
+
+TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
+# CamelCase or inner capitals (PagedAttention, vLLM), acronyms (GPU, KV), letter+digit (A100).
+TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]\d|\d[A-Za-z]")
+MAX_TERMS = 40  # Whisper keeps only the last ~224 prompt tokens
+
+
+def deck_terms(deck: Deck) -> list[str]:
+    terms = []
+    for slide in deck.slides:
+        for text in (slide.title, slide.text, slide.notes):
+            terms += [t for t in TOKEN.findall(text) if TECHNICAL.search(t)]
+    return terms
+
+
+def collect_terms(deck: Deck | None, glossary: list[str]) -> list[str]:
+    """Glossary first (the maintainer's word wins), then deck terms in order of appearance."""
+    found = [*glossary, *(deck_terms(deck) if deck else [])]
+    unique = list(dict.fromkeys(t.strip() for t in found if t.strip()))
+    return unique[:MAX_TERMS]
+
+
+def whisper_prompt(terms: list[str]) -> str | None:
+    return f"Glossary: {', '.join(terms)}." if terms else None

@@ -1,0 +1,29 @@
+from pipeline.schema import Deck, Slide
+from pipeline.store import provenance
+from pipeline.vocabulary import MAX_TERMS, collect_terms, whisper_prompt
+
+DECK = Deck(
+    sources=["d.pdf"],
+    provenance=provenance("slides", {}),
+    slides=[
+        Slide(index=1, title="PagedAttention in vLLM", text="KV-cache blocks on one A100 GPU"),
+        Slide(index=2, title="Results", text="The GPU is busy", notes="Mention the 13B model"),
+    ],
+)
+
+
+def test_technical_terms_come_from_titles_text_and_notes_in_order():
+    assert collect_terms(DECK, []) == ["PagedAttention", "vLLM", "KV-cache", "A100", "GPU", "13B"]
+
+
+def test_glossary_comes_first_and_duplicates_are_dropped():
+    terms = collect_terms(DECK, ["continuous batching", "vLLM"])
+    assert terms[:3] == ["continuous batching", "vLLM", "PagedAttention"]
+    assert terms.count("vLLM") == 1
+
+
+def test_terms_are_capped_and_prompt_is_optional():
+    many = [f"Term{i}X" for i in range(100)]
+    assert len(collect_terms(None, many)) == MAX_TERMS
+    assert whisper_prompt([]) is None
+    assert whisper_prompt(["vLLM", "GPU"]) == "Glossary: vLLM, GPU."
