@@ -95,7 +95,7 @@ def report(records: list[RunRecord]) -> None:
     for record in records:
         seconds = sum(s.seconds for s in record.stages)
         stages = " ".join(f"{s.name}:{s.status}" for s in record.stages)
-        colour = "green" if record.status == "succeeded" else "red"
+        colour = {"succeeded": "green", "partial": "yellow"}.get(record.status, "red")
         table.add_row(
             escape(record.talk), f"[{colour}]{record.status}[/{colour}]", f"{seconds:.1f}", stages
         )

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, TimeElapsedColumn
 
-from pipeline import draft, evidence, outline, review, slides, transcribe, typeset
+from pipeline import draft, evidence, outline, review, slides, subtitles, transcribe, typeset
 from pipeline.ingest import ingest
 from pipeline.llm.session import LLMSession
 from pipeline.models import resolve_whisper
@@ -45,6 +45,8 @@ def ingest_task(folder: Path) -> TalkInputs:
 def transcribe_task(
     talk: TalkInputs, deck: Deck | None, settings: Settings, store: TalkStore, state: dict
 ) -> Transcript:
+    if talk.subtitles and not settings.whisper.force_asr:
+        return subtitles_task(talk, store, state)
     model = resolve_whisper(settings.whisper.model, talk.meta.language, settings.cache_dir)
     vocabulary = collect_terms(deck, talk.meta.glossary)
     key = transcribe.transcript_provenance(talk, model, settings.whisper, vocabulary).key
@@ -52,8 +54,20 @@ def transcribe_task(
         return cached
     with audio_progress(f"transcribing {talk.media.name}") as progress:
         result = transcribe.transcribe(talk, model, settings.whisper, vocabulary, progress)
+    return store_transcript(store, result)
+
+
+def subtitles_task(talk: TalkInputs, store: TalkStore, state: dict) -> Transcript:
+    key = subtitles.subtitles_provenance(talk.subtitles).key
+    if cached := reused(store, state, "transcript.json", Transcript, key):
+        return cached
+    return store_transcript(store, subtitles.read_subtitles(talk.subtitles, talk.meta.language))
+
+
+def store_transcript(store: TalkStore, result: Transcript) -> Transcript:
     store.write("transcript.json", result)
-    store.write_text("transcript.srt", transcribe.to_srt(result))
+    store.write_text("transcript.srt", subtitles.to_srt(result))
+    store.write_text("transcript.vtt", subtitles.to_vtt(result))
     return result
 
 

@@ -23,6 +23,7 @@ MEDIA_SUFFIXES = {
     ".aac",
 }
 DECK_SUFFIXES = {".pptx", ".pdf"}
+SUBTITLE_SUFFIXES = {".srt", ".vtt"}
 META_NAMES = {"talk.yaml", "talk.yml"}
 IGNORED_NAMES = {"README.md", "readme.md", "PROVENANCE.md"}
 
@@ -39,7 +40,7 @@ def ingest(folder: Path) -> TalkInputs:
     """Find the recording, the decks and the metadata of one talk; refuse what is unclear."""
     if not folder.is_dir():
         raise StageFailure(STAGE, "talk folder does not exist", folder)
-    media, decks, meta = [], [], TalkMeta()
+    media, decks, subtitles, meta = [], [], [], TalkMeta()
     for path in sorted(folder.iterdir()):
         name, suffix = path.name, path.suffix.lower()
         if name.startswith(".") or name in IGNORED_NAMES or path.is_dir():
@@ -48,13 +49,16 @@ def ingest(folder: Path) -> TalkInputs:
             media.append(path)
         elif suffix in DECK_SUFFIXES:
             decks.append(path)
+        elif suffix in SUBTITLE_SUFFIXES:
+            subtitles.append(path)
         elif name in META_NAMES:
             meta = read_meta(path)
         else:
             raise StageFailure(
                 STAGE,
                 f"unsupported file type '{suffix or name}'; expected a recording "
-                f"({', '.join(sorted(MEDIA_SUFFIXES))}), a deck (.pptx, .pdf) or talk.yaml",
+                f"({', '.join(sorted(MEDIA_SUFFIXES))}), a deck (.pptx, .pdf), subtitles (.srt, "
+                ".vtt) or talk.yaml",
                 path,
             )
     if not media:
@@ -62,7 +66,17 @@ def ingest(folder: Path) -> TalkInputs:
     if len(media) > 1:
         names = ", ".join(p.name for p in media)
         raise StageFailure(STAGE, f"more than one recording ({names}); keep one", folder)
-    return TalkInputs(slug=folder.name, folder=folder, media=media[0], decks=decks, meta=meta)
+    if len(subtitles) > 1:
+        names = ", ".join(p.name for p in subtitles)
+        raise StageFailure(STAGE, f"more than one subtitle file ({names}); keep one", folder)
+    return TalkInputs(
+        slug=folder.name,
+        folder=folder,
+        media=media[0],
+        decks=decks,
+        subtitles=subtitles[0] if subtitles else None,
+        meta=meta,
+    )
 
 
 def discover_talks(inputs_dir: Path) -> list[Path]:

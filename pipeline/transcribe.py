@@ -1,19 +1,30 @@
-"""Speech to timestamped segments with faster-whisper; SRT next to the JSON."""
+"""Speech to timestamped segments and words with faster-whisper.
+
+Steered by the deck's vocabulary, then corrected against it; likely hallucinations and
+repetition loops are dropped and recorded; Mandarin comes out in Simplified characters.
+"""
 
 from collections.abc import Callable
 
 import opencc
 from faster_whisper import WhisperModel
 
+from pipeline.corrections import correct_terms
 from pipeline.errors import StageFailure
+from pipeline.media import probe_audio
 from pipeline.models import WhisperModelRef
-from pipeline.schema import Provenance, Segment, TalkInputs, Transcript
+from pipeline.schema import DroppedSegment, Provenance, Segment, TalkInputs, Transcript, Word
 from pipeline.settings import WhisperOptions
 from pipeline.store import provenance, sha256_bytes, sha256_file
 from pipeline.vocabulary import whisper_prompt
 
 STAGE = "transcribe"
 Progress = Callable[[float, float], None]
+# Whisper's own fallback thresholds: above this compression ratio text is repetitive...
+MAX_COMPRESSION_RATIO = 2.4
+# ...and a segment the model thinks is silence, decoded with low confidence, is invented.
+NO_SPEECH_PROB = 0.6
+MIN_AVG_LOGPROB = -1.0
 
 
 def transcript_provenance(
@@ -41,6 +52,73 @@ def load_whisper(model: WhisperModelRef, opts: WhisperOptions) -> WhisperModel:
     )
 
 
+def to_segment(seg) -> Segment:
+    words = [
+        Word(
+            start=round(w.start, 2),
+            end=round(w.end, 2),
+            text=w.word.strip(),
+            probability=round(w.probability, 3),
+        )
+        for w in seg.words or []
+    ]
+    return Segment(
+        start=round(seg.start, 2),
+        end=round(seg.end, 2),
+        text=seg.text.strip(),
+        avg_logprob=seg.avg_logprob,
+        no_speech_prob=seg.no_speech_prob,
+        compression_ratio=seg.compression_ratio,
+        words=words,
+    )
+
+
+def drop_reason(segment: Segment) -> str | None:
+    if not segment.text:
+        return "empty"
+    if (segment.compression_ratio or 0) > MAX_COMPRESSION_RATIO:
+        return f"repetitive (compression ratio {segment.compression_ratio:.2f})"
+    if (segment.no_speech_prob or 0) > NO_SPEECH_PROB and (
+        segment.avg_logprob or 0
+    ) < MIN_AVG_LOGPROB:
+        return f"likely not speech (no_speech_prob {segment.no_speech_prob:.2f})"
+    return None
+
+
+def keep_speech(segments: list[Segment]) -> tuple[list[Segment], list[DroppedSegment]]:
+    kept, dropped = [], []
+    for segment in segments:
+        reason = drop_reason(segment)
+        if reason is None:
+            kept.append(segment)
+        else:
+            dropped.append(
+                DroppedSegment(
+                    start=segment.start, end=segment.end, text=segment.text, reason=reason
+                )
+            )
+    return kept, dropped
+
+
+def recognise(talk, whisper, opts, vocabulary, progress) -> tuple[list[Segment], object]:
+    segments, info = whisper.transcribe(
+        str(talk.media),
+        language=talk.meta.language,
+        beam_size=opts.beam_size,
+        vad_filter=True,
+        word_timestamps=True,
+        initial_prompt=whisper_prompt(vocabulary),
+        # Conditioning on earlier text is what lets a repetition loop feed itself.
+        condition_on_previous_text=False,
+    )
+    collected = []
+    for seg in segments:  # lazy: decoding happens while iterating
+        collected.append(to_segment(seg))
+        if progress:
+            progress(seg.end, info.duration)
+    return collected, info
+
+
 def transcribe(
     talk: TalkInputs,
     model: WhisperModelRef,
@@ -50,44 +128,30 @@ def transcribe(
 ) -> Transcript:
     """Transcribe the talk's recording, steered by `vocabulary` (deck and glossary terms);
     `progress(done_s, total_s)` is called per segment."""
+    probe_audio(talk.media)
     whisper = load_whisper(model, opts)
     try:
-        segments, info = whisper.transcribe(
-            str(talk.media),
-            language=talk.meta.language,
-            beam_size=opts.beam_size,
-            vad_filter=True,
-            initial_prompt=whisper_prompt(vocabulary),
-        )
-        # `segments` is lazy: decoding happens while iterating, so errors surface here too.
-        collected = []
-        for seg in segments:
-            collected.append(
-                Segment(
-                    start=round(seg.start, 2),
-                    end=round(seg.end, 2),
-                    text=seg.text.strip(),
-                    avg_logprob=seg.avg_logprob,
-                    no_speech_prob=seg.no_speech_prob,
-                    compression_ratio=seg.compression_ratio,
-                )
-            )
-            if progress:
-                progress(seg.end, info.duration)
+        collected, info = recognise(talk, whisper, opts, vocabulary, progress)
     except Exception as err:  # PyAV and CTranslate2 raise many types for unreadable media
         raise StageFailure(
             STAGE, f"cannot transcribe: {type(err).__name__}: {err}", talk.media
         ) from err
     if info.language == "zh":
         collected = to_simplified(collected)
-    if not any(s.text for s in collected):
-        raise StageFailure(STAGE, "no speech found in the recording", talk.media)
+    kept, dropped = keep_speech(collected)
+    if not kept:
+        raise StageFailure(
+            STAGE, "no speech found in the recording (silence or noise only)", talk.media
+        )
+    kept, corrections = correct_terms(kept, vocabulary)
     return Transcript(
         language=info.language,
         language_probability=info.language_probability,
         duration=info.duration,
-        segments=collected,
+        segments=kept,
         vocabulary=vocabulary,
+        corrections=corrections,
+        dropped=dropped,
         provenance=transcript_provenance(talk, model, opts, vocabulary),
     )
 
@@ -95,20 +159,14 @@ def transcribe(
 def to_simplified(segments: list[Segment]) -> list[Segment]:
     """Whisper often writes Mandarin in Traditional characters; the site uses Simplified."""
     converter = opencc.OpenCC("t2s")
-    return [s.model_copy(update={"text": converter.convert(s.text)}) for s in segments]
-
-
-def srt_time(seconds: float) -> str:
-    millis = round(seconds * 1000)
-    hours, rest = divmod(millis, 3_600_000)
-    minutes, rest = divmod(rest, 60_000)
-    secs, millis = divmod(rest, 1000)
-    return f"{hours:02d}:{minutes:02d}:{secs:02d},{millis:03d}"
-
-
-def to_srt(transcript: Transcript) -> str:
-    blocks = [
-        f"{i}\n{srt_time(s.start)} --> {srt_time(s.end)}\n{s.text}\n"
-        for i, s in enumerate(transcript.segments, start=1)
+    return [
+        s.model_copy(
+            update={
+                "text": converter.convert(s.text),
+                "words": [
+                    w.model_copy(update={"text": converter.convert(w.text)}) for w in s.words
+                ],
+            }
+        )
+        for s in segments
     ]
-    return "\n".join(blocks)

@@ -25,9 +25,11 @@ def deck_terms(deck: Deck) -> list[str]:
 
 def collect_terms(deck: Deck | None, glossary: list[str]) -> list[str]:
     """Glossary first (the maintainer's word wins), then deck terms in order of appearance."""
-    found = [*glossary, *(deck_terms(deck) if deck else [])]
-    unique = list(dict.fromkeys(t.strip() for t in found if t.strip()))
-    return unique[:MAX_TERMS]
+    found = [t.strip() for t in [*glossary, *(deck_terms(deck) if deck else [])] if t.strip()]
+    unique: dict[str, str] = {}
+    for term in found:  # "KV-cache" and "kv cache" are one term; the first spelling wins
+        unique.setdefault(term.lower().replace("-", " "), term)
+    return list(unique.values())[:MAX_TERMS]
 
 
 def whisper_prompt(terms: list[str]) -> str | None:

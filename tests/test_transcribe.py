@@ -6,8 +6,9 @@ from pipeline.ingest import ingest
 from pipeline.models import resolve_whisper
 from pipeline.settings import Settings, WhisperOptions
 from pipeline.slides import read_deck
+from pipeline.subtitles import timestamp, to_srt
 from pipeline.text import has_cjk
-from pipeline.transcribe import srt_time, to_srt, transcribe
+from pipeline.transcribe import transcribe
 from pipeline.vocabulary import collect_terms
 from tests.helpers import DATA, EXAMPLE, talk_with
 
@@ -33,6 +34,9 @@ def test_english_with_bundled_tiny_en():
     assert 10 < result.duration < 12
     assert all(0 <= s.start < s.end <= result.duration + 0.5 for s in result.segments)
     assert result.provenance.model == "whisper-tiny.en" and "jfk.flac" in result.provenance.inputs
+    words = [w for s in result.segments for w in s.words]
+    assert words and all(0 <= w.start <= w.end <= result.duration + 0.5 for w in words)
+    assert [w.text.strip(",.").lower() for w in words][-3:] == ["for", "your", "country"]
 
 
 def test_mandarin_with_bundled_base_comes_out_simplified():
@@ -57,7 +61,7 @@ def test_corrupt_media_is_a_clear_error_naming_the_file(tmp_path):
 
 
 def test_srt_format():
-    assert srt_time(3723.456) == "01:02:03,456"
+    assert timestamp(3723.456, ",") == "01:02:03,456"
     model = resolve_whisper("auto", "en", Settings().cache_dir)
     srt = to_srt(transcribe(talk_with(DATA / "jfk.flac", language="en"), model, OPTS, []))
     assert srt.startswith("1\n00:00:")
@@ -70,5 +74,8 @@ def test_deck_vocabulary_steers_the_spelling_of_names():
     assert "PagedAttention" in vocabulary
     model = resolve_whisper("auto", "en", Settings().cache_dir)
     result = transcribe(talk, model, OPTS, vocabulary)
-    assert "PagedAttention" in " ".join(s.text for s in result.segments)
+    text = " ".join(s.text for s in result.segments)
+    assert "PagedAttention" in text and "continuous batching" in text
     assert result.vocabulary == vocabulary
+    for correction in result.corrections:  # every change is auditable
+        assert correction.corrected in vocabulary and correction.original not in vocabulary

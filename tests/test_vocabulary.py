@@ -17,9 +17,9 @@ def test_technical_terms_come_from_titles_text_and_notes_in_order():
 
 
 def test_glossary_comes_first_and_duplicates_are_dropped():
-    terms = collect_terms(DECK, ["continuous batching", "vLLM"])
-    assert terms[:3] == ["continuous batching", "vLLM", "PagedAttention"]
-    assert terms.count("vLLM") == 1
+    terms = collect_terms(DECK, ["continuous batching", "vLLM", "kv cache"])
+    assert terms[:4] == ["continuous batching", "vLLM", "kv cache", "PagedAttention"]
+    assert terms.count("vLLM") == 1 and "KV-cache" not in terms
 
 
 def test_terms_are_capped_and_prompt_is_optional():

@@ -7,9 +7,12 @@ from pipeline.schema.evidence import Evidence, EvidenceUnit
 from pipeline.schema.review import Check, Review
 from pipeline.schema.run import RunRecord, StageRecord
 from pipeline.schema.talk import TalkInputs, TalkMeta
-from pipeline.schema.transcript import Segment, Transcript
+from pipeline.schema.transcript import Correction, DroppedSegment, Segment, Transcript, Word
 
 __all__ = [
+    "Correction",
+    "DroppedSegment",
+    "Word",
     "Check",
     "Contract",
     "Deck",

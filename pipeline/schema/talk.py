@@ -27,4 +27,5 @@ class TalkInputs(Contract):
     folder: Path
     media: Path
     decks: list[Path] = Field(default_factory=list)
+    subtitles: Path | None = Field(None, description="an existing .srt/.vtt transcript")
     meta: TalkMeta = Field(default_factory=TalkMeta)

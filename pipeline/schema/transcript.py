@@ -1,8 +1,17 @@
 """Timestamped speech."""
 
+from typing import Literal
+
 from pydantic import Field
 
 from pipeline.schema.base import Contract, Provenance
+
+
+class Word(Contract):
+    start: float
+    end: float
+    text: str
+    probability: float | None = None
 
 
 class Segment(Contract):
@@ -12,9 +21,29 @@ class Segment(Contract):
     avg_logprob: float | None = None
     no_speech_prob: float | None = None
     compression_ratio: float | None = None
+    words: list[Word] = Field(default_factory=list, description="as recognised, uncorrected")
+
+
+class Correction(Contract):
+    """A recognised spelling replaced by a glossary/deck term, kept for audit."""
+
+    start: float = Field(description="start of the segment it was made in")
+    original: str
+    corrected: str
+    score: float = Field(description="rapidfuzz similarity, 0-100")
+
+
+class DroppedSegment(Contract):
+    """A segment left out as a likely hallucination or repetition loop."""
+
+    start: float
+    end: float
+    text: str
+    reason: str
 
 
 class Transcript(Contract):
+    source: Literal["asr", "subtitles"] = "asr"
     language: str
     language_probability: float | None = None
     duration: float = Field(description="seconds of audio")
@@ -22,4 +51,6 @@ class Transcript(Contract):
     vocabulary: list[str] = Field(
         default_factory=list, description="terms given to the recogniser as its initial prompt"
     )
+    corrections: list[Correction] = Field(default_factory=list)
+    dropped: list[DroppedSegment] = Field(default_factory=list)
     provenance: Provenance

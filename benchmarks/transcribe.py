@@ -1,0 +1,136 @@
+"""Transcription benchmark: speed against bare faster-whisper, WER, term spelling, scaling.
+
+    .venv/bin/python benchmarks/transcribe.py
+
+Everything is measured side by side in one run (the machine is shared and noisy); the last
+line printed is one JSON object.
+"""
+
+import json
+import tempfile
+import time
+import wave
+from pathlib import Path
+
+import jiwer
+import numpy as np
+from faster_whisper import WhisperModel, decode_audio
+
+from pipeline.ingest import ingest
+from pipeline.media import probe_audio
+from pipeline.models import resolve_whisper
+from pipeline.schema import TalkInputs, TalkMeta
+from pipeline.settings import Settings, WhisperOptions
+from pipeline.slides import read_deck
+from pipeline.transcribe import transcribe
+from pipeline.vocabulary import collect_terms, whisper_prompt
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+EXAMPLE = ROOT / "inputs" / "examples" / "kv-cache-serving"
+OPTS = WhisperOptions()
+NORMALISE = jiwer.Compose(
+    [jiwer.ToLowerCase(), jiwer.RemovePunctuation(), jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
+)
+
+
+def timed(fn):
+    started = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - started, result
+
+
+def text_of(transcript) -> str:
+    return " ".join(s.text for s in transcript.segments)
+
+
+def bare_faster_whisper(talk, model, vocabulary) -> None:
+    """The same model and decoding settings, with nothing of ours around it."""
+    whisper = WhisperModel(
+        model.location,
+        device=OPTS.device,
+        compute_type=OPTS.compute_type,
+        cpu_threads=OPTS.cpu_threads,
+    )
+    segments, _ = whisper.transcribe(
+        str(talk.media),
+        language=talk.meta.language,
+        beam_size=OPTS.beam_size,
+        vad_filter=True,
+        word_timestamps=True,
+        initial_prompt=whisper_prompt(vocabulary),
+        condition_on_previous_text=False,
+    )
+    list(segments)
+
+
+def overhead(talk, model, vocabulary, rounds: int = 3) -> tuple[float, float]:
+    ours, bare = [], []
+    for _ in range(rounds):  # interleaved so load changes hit both alike
+        ours.append(timed(lambda: transcribe(talk, model, OPTS, vocabulary))[0])
+        bare.append(timed(lambda: bare_faster_whisper(talk, model, vocabulary))[0])
+    return min(ours), min(bare)
+
+
+def wer(talk_file: str, reference_file: str, model) -> float:
+    media = DATA / talk_file
+    talk = TalkInputs(slug=media.stem, folder=DATA, media=media, meta=TalkMeta(language="en"))
+    result = transcribe(talk, model, OPTS, [])
+    reference = (DATA / reference_file).read_text()
+    return round(jiwer.wer(NORMALISE(reference), NORMALISE(text_of(result))), 4)
+
+
+def spoken_terms(vocabulary: list[str]) -> list[str]:
+    """Deck terms the speaker actually says (per the example's ground truth)."""
+    truth = json.loads((DATA / "kv-cache-serving.truth.json").read_text())
+    narration = " ".join(s["narration"] for s in truth["slides"]).replace("-", " ")
+    return [t for t in vocabulary if t.replace("-", " ") in narration]
+
+
+def share_right(text: str, terms: list[str]) -> float:
+    text = text.replace("-", " ")
+    return round(sum(t.replace("-", " ") in text for t in terms) / len(terms), 3)
+
+
+def scaling(talk, model, factors=(1, 5, 20)) -> dict[str, float]:
+    audio = decode_audio(str(talk.media), sampling_rate=16000)
+    seconds = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for factor in factors:
+            path = Path(tmp) / f"x{factor}.wav"
+            with wave.open(str(path), "wb") as out:
+                out.setnchannels(1), out.setsampwidth(2), out.setframerate(16000)
+                out.writeframes((np.tile(audio, factor) * 32767).astype(np.int16).tobytes())
+            longer = talk.model_copy(update={"media": path})
+            elapsed, _ = timed(lambda longer=longer: transcribe(longer, model, OPTS, []))
+            seconds[f"{factor}x"] = round(elapsed, 2)
+    return seconds
+
+
+def main() -> None:
+    cache = Settings().cache_dir
+    talk = ingest(EXAMPLE)
+    model = resolve_whisper("auto", talk.meta.language, cache)
+    vocabulary = collect_terms(read_deck(talk), talk.meta.glossary)
+    audio_s = probe_audio(talk.media)
+    ours_s, bare_s = overhead(talk, model, vocabulary)
+    terms = spoken_terms(vocabulary)
+    with_vocab = text_of(transcribe(talk, model, OPTS, vocabulary))
+    without_vocab = text_of(transcribe(talk, model, OPTS, []))
+    print(f"example: {audio_s:.1f} s audio, ours {ours_s:.2f} s, bare {bare_s:.2f} s")
+    print(f"spoken deck terms: {terms}")
+    result = {
+        "rtf": round(ours_s / audio_s, 4),
+        "overhead_ratio": round(ours_s / bare_s, 3),
+        "wer_jfk": wer("jfk.flac", "jfk.transcript.txt", model),
+        "wer_irl": wer("long-stt-irl.mp3", "long-stt-irl.transcript.txt", model),
+        "terms_with_vocab": share_right(with_vocab, terms),
+        "terms_without_vocab": share_right(without_vocab, terms),
+        "scaling": scaling(talk, model),
+        "model": model.id,
+    }
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
