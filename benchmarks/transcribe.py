@@ -7,6 +7,7 @@ line printed is one JSON object.
 """
 
 import json
+import resource
 import tempfile
 import time
 import wave
@@ -92,19 +93,26 @@ def share_right(text: str, terms: list[str]) -> float:
     return round(sum(t.replace("-", " ") in text for t in terms) / len(terms), 3)
 
 
-def scaling(talk, model, factors=(1, 5, 20)) -> dict[str, float]:
-    audio = decode_audio(str(talk.media), sampling_rate=16000)
-    seconds = {}
+def peak_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def scaling(talk, model, factors=(1, 5, 20)) -> tuple[dict[str, float], dict[str, float]]:
+    """Seconds, and the process's peak RSS after each run (flat when memory is bounded)."""
+    audio = (decode_audio(str(talk.media), sampling_rate=16000) * 32767).astype(np.int16)
+    seconds, peaks = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         for factor in factors:
             path = Path(tmp) / f"x{factor}.wav"
             with wave.open(str(path), "wb") as out:
                 out.setnchannels(1), out.setsampwidth(2), out.setframerate(16000)
-                out.writeframes((np.tile(audio, factor) * 32767).astype(np.int16).tobytes())
+                for _ in range(factor):  # streamed, so the benchmark itself stays small
+                    out.writeframes(audio.tobytes())
             longer = talk.model_copy(update={"media": path})
             elapsed, _ = timed(lambda longer=longer: transcribe(longer, model, OPTS, []))
             seconds[f"{factor}x"] = round(elapsed, 2)
-    return seconds
+            peaks[f"{factor}x"] = peak_rss_mb()
+    return seconds, peaks
 
 
 def main() -> None:
@@ -117,6 +125,7 @@ def main() -> None:
     terms = spoken_terms(vocabulary)
     with_vocab = text_of(transcribe(talk, model, OPTS, vocabulary))
     without_vocab = text_of(transcribe(talk, model, OPTS, []))
+    scale_seconds, scale_peaks = scaling(talk, model)
     print(f"example: {audio_s:.1f} s audio, ours {ours_s:.2f} s, bare {bare_s:.2f} s")
     print(f"spoken deck terms: {terms}")
     result = {
@@ -126,7 +135,8 @@ def main() -> None:
         "wer_irl": wer("long-stt-irl.mp3", "long-stt-irl.transcript.txt", model),
         "terms_with_vocab": share_right(with_vocab, terms),
         "terms_without_vocab": share_right(without_vocab, terms),
-        "scaling": scaling(talk, model),
+        "scaling": scale_seconds,
+        "peak_rss_mb": scale_peaks,
         "model": model.id,
     }
     print(json.dumps(result))

@@ -25,6 +25,12 @@ class WhisperOptions(BaseSettings):
     compute_type: str = Field("int8", description="CTranslate2 compute type.")
     beam_size: int = Field(5, ge=1, description="Beam width of the decoder.")
     cpu_threads: int = Field(0, ge=0, description="0 lets CTranslate2 decide.")
+    chunk_minutes: float = Field(
+        10.0,
+        gt=0,
+        description="Audio is decoded and recognised in pieces of this length, "
+        "so memory stays bounded on long talks.",
+    )
     force_asr: bool = Field(
         False, description="Transcribe even when the talk folder has an .srt/.vtt file."
     )

@@ -5,10 +5,12 @@ repetition loops are dropped and recorded; Mandarin comes out in Simplified char
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import opencc
 from faster_whisper import WhisperModel
 
+from pipeline.audio import audio_chunks
 from pipeline.corrections import correct_terms
 from pipeline.errors import StageFailure
 from pipeline.media import probe_audio
@@ -38,6 +40,7 @@ def transcript_provenance(
             "language": talk.meta.language or "auto",
             "beam_size": str(opts.beam_size),
             "compute_type": opts.compute_type,
+            "chunk_minutes": str(opts.chunk_minutes),
             "vocabulary": sha256_bytes("\n".join(vocabulary).encode()),
         },
     )
@@ -52,19 +55,20 @@ def load_whisper(model: WhisperModelRef, opts: WhisperOptions) -> WhisperModel:
     )
 
 
-def to_segment(seg) -> Segment:
+def to_segment(seg, offset: float) -> Segment:
+    """faster-whisper's segment as ours, with times shifted by the chunk's offset."""
     words = [
         Word(
-            start=round(w.start, 2),
-            end=round(w.end, 2),
+            start=round(offset + w.start, 2),
+            end=round(offset + w.end, 2),
             text=w.word.strip(),
             probability=round(w.probability, 3),
         )
         for w in seg.words or []
     ]
     return Segment(
-        start=round(seg.start, 2),
-        end=round(seg.end, 2),
+        start=round(offset + seg.start, 2),
+        end=round(offset + seg.end, 2),
         text=seg.text.strip(),
         avg_logprob=seg.avg_logprob,
         no_speech_prob=seg.no_speech_prob,
@@ -100,23 +104,36 @@ def keep_speech(segments: list[Segment]) -> tuple[list[Segment], list[DroppedSeg
     return kept, dropped
 
 
-def recognise(talk, whisper, opts, vocabulary, progress) -> tuple[list[Segment], object]:
-    segments, info = whisper.transcribe(
-        str(talk.media),
-        language=talk.meta.language,
-        beam_size=opts.beam_size,
-        vad_filter=True,
-        word_timestamps=True,
-        initial_prompt=whisper_prompt(vocabulary),
-        # Conditioning on earlier text is what lets a repetition loop feed itself.
-        condition_on_previous_text=False,
-    )
-    collected = []
-    for seg in segments:  # lazy: decoding happens while iterating
-        collected.append(to_segment(seg))
-        if progress:
-            progress(seg.end, info.duration)
-    return collected, info
+@dataclass
+class Recognised:
+    segments: list[Segment]
+    language: str | None
+    language_probability: float | None
+    duration: float
+
+
+def recognise(talk, whisper, opts, vocabulary, progress, total_s) -> Recognised:
+    """Chunk by chunk (bounded memory); the language found in the first chunk holds after."""
+    result = Recognised([], talk.meta.language, None, 0.0)
+    for offset, samples in audio_chunks(talk.media, opts.chunk_minutes * 60):
+        segments, info = whisper.transcribe(
+            samples,
+            language=result.language,
+            beam_size=opts.beam_size,
+            vad_filter=True,
+            word_timestamps=True,
+            initial_prompt=whisper_prompt(vocabulary),
+            # Conditioning on earlier text is what lets a repetition loop feed itself.
+            condition_on_previous_text=False,
+        )
+        if result.language_probability is None:
+            result.language, result.language_probability = info.language, info.language_probability
+        for seg in segments:  # lazy: decoding happens while iterating
+            result.segments.append(to_segment(seg, offset))
+            if progress:
+                progress(offset + seg.end, total_s or offset + info.duration)
+        result.duration = offset + info.duration
+    return result
 
 
 def transcribe(
@@ -128,16 +145,15 @@ def transcribe(
 ) -> Transcript:
     """Transcribe the talk's recording, steered by `vocabulary` (deck and glossary terms);
     `progress(done_s, total_s)` is called per segment."""
-    probe_audio(talk.media)
+    total_s = probe_audio(talk.media)
     whisper = load_whisper(model, opts)
     try:
-        collected, info = recognise(talk, whisper, opts, vocabulary, progress)
+        heard = recognise(talk, whisper, opts, vocabulary, progress, total_s)
     except Exception as err:  # PyAV and CTranslate2 raise many types for unreadable media
         raise StageFailure(
             STAGE, f"cannot transcribe: {type(err).__name__}: {err}", talk.media
         ) from err
-    if info.language == "zh":
-        collected = to_simplified(collected)
+    collected = to_simplified(heard.segments) if heard.language == "zh" else heard.segments
     kept, dropped = keep_speech(collected)
     if not kept:
         raise StageFailure(
@@ -145,9 +161,9 @@ def transcribe(
         )
     kept, corrections = correct_terms(kept, vocabulary)
     return Transcript(
-        language=info.language,
-        language_probability=info.language_probability,
-        duration=info.duration,
+        language=heard.language or "unknown",
+        language_probability=heard.language_probability,
+        duration=round(heard.duration, 3),
         segments=kept,
         vocabulary=vocabulary,
         corrections=corrections,

@@ -1,3 +1,5 @@
+import json
+
 import jiwer
 import pytest
 
@@ -79,3 +81,16 @@ def test_deck_vocabulary_steers_the_spelling_of_names():
     assert result.vocabulary == vocabulary
     for correction in result.corrections:  # every change is auditable
         assert correction.corrected in vocabulary and correction.original not in vocabulary
+
+
+def test_chunked_recognition_stitches_times_across_chunks():
+    talk = ingest(EXAMPLE)
+    model = resolve_whisper("auto", "en", Settings().cache_dir)
+    result = transcribe(talk, model, WhisperOptions(chunk_minutes=0.5), [])
+    starts = [s.start for s in result.segments]
+    assert starts == sorted(starts)
+    assert result.segments[-1].end > 0.9 * result.duration  # reaches the end of the talk
+    truth = json.loads((DATA / "kv-cache-serving.truth.json").read_text())
+    assert abs(result.duration - truth["duration"]) < 0.5
+    text = " ".join(s.text for s in result.segments).lower()
+    assert "thank you" in text and "hello everyone" in text
