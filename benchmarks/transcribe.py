@@ -65,7 +65,7 @@ def bare_faster_whisper(talk, model, vocabulary) -> None:
     list(segments)
 
 
-def overhead(talk, model, vocabulary, rounds: int = 3) -> tuple[float, float]:
+def overhead(talk, model, vocabulary, rounds: int = 5) -> tuple[float, float]:
     ours, bare = [], []
     for _ in range(rounds):  # interleaved so load changes hit both alike
         ours.append(timed(lambda: transcribe(talk, model, OPTS, vocabulary))[0])

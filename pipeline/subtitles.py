@@ -11,7 +11,7 @@ from pipeline.store import provenance, sha256_file
 STAGE = "transcribe"
 
 
-def timestamp(seconds: float, separator: str) -> str:
+def cue_time(seconds: float, separator: str) -> str:
     millis = round(seconds * 1000)
     hours, rest = divmod(millis, 3_600_000)
     minutes, rest = divmod(rest, 60_000)
@@ -21,7 +21,7 @@ def timestamp(seconds: float, separator: str) -> str:
 
 def to_srt(transcript: Transcript) -> str:
     blocks = [
-        f"{i}\n{timestamp(s.start, ',')} --> {timestamp(s.end, ',')}\n{s.text}\n"
+        f"{i}\n{cue_time(s.start, ',')} --> {cue_time(s.end, ',')}\n{s.text}\n"
         for i, s in enumerate(transcript.segments, start=1)
     ]
     return "\n".join(blocks)
@@ -29,7 +29,7 @@ def to_srt(transcript: Transcript) -> str:
 
 def to_vtt(transcript: Transcript) -> str:
     cues = [
-        f"{timestamp(s.start, '.')} --> {timestamp(s.end, '.')}\n{s.text}\n"
+        f"{cue_time(s.start, '.')} --> {cue_time(s.end, '.')}\n{s.text}\n"
         for s in transcript.segments
     ]
     return "WEBVTT\n\n" + "\n".join(cues)

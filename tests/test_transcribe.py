@@ -8,7 +8,7 @@ from pipeline.ingest import ingest
 from pipeline.models import resolve_whisper
 from pipeline.settings import Settings, WhisperOptions
 from pipeline.slides import read_deck
-from pipeline.subtitles import timestamp, to_srt
+from pipeline.subtitles import cue_time, to_srt
 from pipeline.text import has_cjk
 from pipeline.transcribe import transcribe
 from pipeline.vocabulary import collect_terms
@@ -63,7 +63,7 @@ def test_corrupt_media_is_a_clear_error_naming_the_file(tmp_path):
 
 
 def test_srt_format():
-    assert timestamp(3723.456, ",") == "01:02:03,456"
+    assert cue_time(3723.456, ",") == "01:02:03,456"
     model = resolve_whisper("auto", "en", Settings().cache_dir)
     srt = to_srt(transcribe(talk_with(DATA / "jfk.flac", language="en"), model, OPTS, []))
     assert srt.startswith("1\n00:00:")
