@@ -122,15 +122,15 @@ def write_section(
     return DraftSection(role=section.role, title=section.title, paragraphs=paragraphs)
 
 
-def without_repeats(section: DraftSection, earlier: list[DraftParagraph]) -> DraftSection:
-    """Drop paragraphs an earlier chapter already has (small models restate them); a chapter
-    keeps at least its first paragraph, and the review still reports what remains."""
+def without_repeats(section: DraftSection, earlier: list[DraftParagraph]) -> DraftSection | None:
+    """The section without paragraphs an earlier chapter already has (small models restate
+    them); None when nothing new is left, so the chapter is left out rather than repeated."""
     fresh = [
         p
         for p in section.paragraphs
         if all(fuzz.ratio(p.text, e.text) < NEAR_DUPLICATE for e in earlier)
     ]
-    return section.model_copy(update={"paragraphs": fresh or section.paragraphs[:1]})
+    return section.model_copy(update={"paragraphs": fresh}) if fresh else None
 
 
 def translate(text: str, kind: Literal["title", "paragraph"], llm: LLM, prompt: Prompt) -> str:
@@ -167,7 +167,8 @@ def write_drafts(
     english: list[DraftSection] = []
     for section in outline.sections:
         written = write_section(section, outline.title, evidence, llm, prompts.write_section)
-        english.append(without_repeats(written, [p for s in english for p in s.paragraphs]))
+        if fresh := without_repeats(written, [p for s in english for p in s.paragraphs]):
+            english.append(fresh)
     chinese = [translate_section(section, llm, prompts.translate) for section in english]
     title_zh = translate(outline.title, "title", llm, prompts.translate)
     prov = draft_provenance(outline, evidence, llm.model_id, prompts.all())

@@ -69,7 +69,7 @@ def test_example_talk_becomes_two_articles(batch):
     en = (outputs / EXAMPLE.name / "article.en.md").read_text()
     assert str(outputs / EXAMPLE.name / "article.zh.md") in result.stdout.replace("\n", "")
     assert zh.startswith("---\n") and "lang: zh" in zh and "lang: en" in en
-    assert zh.count("\n## ") == en.count("\n## ") == 5
+    assert zh.count("\n## ") == en.count("\n## ") >= 1  # chapters with nothing new are left out
     assert all(cjk_share(p) >= CHINESE_PROSE_SHARE for p in body_paragraphs(zh))
     assert not any(has_cjk(p) for p in body_paragraphs(en))
 

@@ -118,6 +118,20 @@ def test_a_paragraph_repeated_from_an_earlier_chapter_is_dropped():
     assert [p.text for p in en.sections[1].paragraphs] == [new["text"]]
 
 
+def test_a_chapter_with_nothing_new_is_left_out():
+    sections = [
+        OutlineSection(role=role, title=role, evidence_ids=["s-02"])
+        for role in ("mechanism", "results")
+    ]
+    outline = Outline(title="A talk", sections=sections, provenance=provenance("outline", {}))
+    same = json.dumps(
+        {"paragraphs": [{"text": "Blocks hold 16 tokens each.", "citations": ["s-02"]}]}
+    )
+    replies = [same, same] + [json.dumps({"zh": t}) for t in ("块。", "标题", "演讲")]
+    en, zh = write_drafts(outline, EVIDENCE, FakeLLM(replies), draft_prompts())
+    assert [s.role for s in en.sections] == [s.role for s in zh.sections] == ["mechanism"]
+
+
 ECHO = {
     "text": "How the proposed design works, step by step, and its trade-offs",
     "citations": ["s-02"],
