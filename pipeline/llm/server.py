@@ -19,7 +19,7 @@ import httpx
 
 from pipeline.llm.client import Endpoint, LLMError
 from pipeline.models import QWEN_MODEL_ID, bundled_qwen_gguf
-from pipeline.settings import Settings
+from pipeline.settings import EmbeddedLLMOptions, Settings
 
 
 def free_port() -> int:
@@ -80,12 +80,17 @@ def stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
+def embedded_model_id(opts: EmbeddedLLMOptions) -> str:
+    """The name the embedded server serves its model under (also the id in provenance)."""
+    return opts.model_path.stem if opts.model_path else QWEN_MODEL_ID
+
+
 @contextmanager
 def embedded_server(settings: Settings) -> Iterator[Endpoint]:
     """Serve the bundled (or configured) GGUF for the duration of the `with` block."""
     opts = settings.llama
     model = opts.model_path or bundled_qwen_gguf(settings.cache_dir)
-    alias = QWEN_MODEL_ID if opts.model_path is None else model.stem
+    alias = embedded_model_id(opts)
     port = free_port()
     log = settings.cache_dir / "llama-server.log"
     log.parent.mkdir(parents=True, exist_ok=True)

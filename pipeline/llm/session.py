@@ -3,8 +3,7 @@
 from contextlib import ExitStack
 
 from pipeline.llm.client import OpenAILLM
-from pipeline.llm.server import llm_endpoint
-from pipeline.models import QWEN_MODEL_ID
+from pipeline.llm.server import embedded_model_id, llm_endpoint
 from pipeline.settings import Settings
 
 
@@ -21,8 +20,7 @@ class LLMSession:
         """Known without starting anything, so cache keys can be checked first."""
         if self.settings.llm.base_url:
             return self.settings.llm.model or ""
-        path = self.settings.llama.model_path
-        return path.stem if path else QWEN_MODEL_ID
+        return embedded_model_id(self.settings.llama)
 
     def get(self) -> OpenAILLM:
         if self._llm is None:
