@@ -13,7 +13,7 @@ from pipeline.prompts import PLACEHOLDER, Prompt
 from pipeline.schema import Draft, DraftParagraph, DraftSection, Evidence, Outline, Provenance
 from pipeline.schema.article import OutlineSection
 from pipeline.store import provenance, sha256_model
-from pipeline.text import CHINESE_PROSE_SHARE, NEAR_DUPLICATE, cjk_share, has_cjk
+from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, has_cjk, near_duplicate
 
 STAGE = "draft"
 MAX_TOKENS_EN = 700
@@ -126,9 +126,7 @@ def without_repeats(section: DraftSection, earlier: list[DraftParagraph]) -> Dra
     """The section without paragraphs an earlier chapter already has (small models restate
     them); None when nothing new is left, so the chapter is left out rather than repeated."""
     fresh = [
-        p
-        for p in section.paragraphs
-        if all(fuzz.ratio(p.text, e.text) < NEAR_DUPLICATE for e in earlier)
+        p for p in section.paragraphs if not any(near_duplicate(p.text, e.text) for e in earlier)
     ]
     return section.model_copy(update={"paragraphs": fresh}) if fresh else None
 

@@ -4,7 +4,7 @@ from rapidfuzz import fuzz
 
 from pipeline.schema import Check, Draft, Evidence, Provenance, Review
 from pipeline.store import provenance, sha256_model
-from pipeline.text import CHINESE_PROSE_SHARE, NEAR_DUPLICATE, cjk_share, has_cjk, numbers
+from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, has_cjk, near_duplicate, numbers
 
 STAGE = "review"
 MIN_PARAGRAPH_WORDS = 15
@@ -94,7 +94,7 @@ def check_no_repeated_paragraphs(english: Draft) -> Check:
     items, findings = list(_paragraphs(english)), []
     for i, (where_a, a) in enumerate(items):
         for where_b, b in items[i + 1 :]:
-            if fuzz.ratio(a.text, b.text) >= NEAR_DUPLICATE:
+            if near_duplicate(a.text, b.text):
                 findings.append(f"{where_b} repeats {where_a}")
     return Check(name="no_repeated_paragraphs", passed=not findings, findings=findings)
 

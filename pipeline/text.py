@@ -2,6 +2,8 @@
 
 import re
 
+from rapidfuzz import fuzz
+
 CJK = re.compile(r"[\u4e00-\u9fff]")
 # rapidfuzz ratio at or above which two paragraphs say the same thing.
 NEAR_DUPLICATE = 90
@@ -30,3 +32,8 @@ def numbers(text: str) -> set[str]:
 def shorten(text: str, words: int) -> str:
     parts = text.split()
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+def near_duplicate(a: str, b: str) -> bool:
+    """Two paragraphs that say the same thing (the draft drops them, the review flags them)."""
+    return fuzz.ratio(a, b) >= NEAR_DUPLICATE
