@@ -20,10 +20,18 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+def sha256_file(path: Path) -> str:
+    """Content hash, computed once per file version: a run checks a stage's cache key and
+    then records the same provenance, and a recording can be gigabytes."""
+    stat = path.stat()
+    return _sha256_file_version(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _sha256_file_version(path: str, size: int, mtime_ns: int) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        while block := handle.read(chunk):
+        while block := handle.read(1 << 20):
             digest.update(block)
     return digest.hexdigest()
 

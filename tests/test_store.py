@@ -1,7 +1,8 @@
+import hashlib
 import json
 
 from pipeline.schema import Evidence, EvidenceUnit
-from pipeline.store import TalkStore, atomic_write_text, provenance
+from pipeline.store import TalkStore, atomic_write_text, provenance, sha256_file
 
 
 def evidence(key_source: str) -> Evidence:
@@ -37,3 +38,12 @@ def test_read_ignores_files_of_an_incompatible_shape(tmp_path):
     store = TalkStore(tmp_path)
     store.path("evidence.json").write_text(json.dumps({"units": "nope"}))
     assert store.read("evidence.json", Evidence) is None
+
+
+def test_file_hash_follows_content_changes(tmp_path):
+    target = tmp_path / "talk.wav"
+    target.write_bytes(b"one")
+    first = sha256_file(target)
+    assert sha256_file(target) == first == hashlib.sha256(b"one").hexdigest()
+    target.write_bytes(b"two, longer")
+    assert sha256_file(target) == hashlib.sha256(b"two, longer").hexdigest()
