@@ -22,7 +22,7 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
             talk = tasks.ingest_task(folder)
         deck = None  # an unusable deck is recorded; the article is then built from speech
         with log.stage("slides", fatal=False) as state:
-            deck = tasks.slides_task(talk, store, state)
+            deck = tasks.slides_task(talk, settings, store, state)
         with log.stage("transcribe") as state:
             transcript = tasks.transcribe_task(talk, deck, settings, store, state)
         with log.stage("evidence") as state:

@@ -72,13 +72,18 @@ def store_transcript(store: TalkStore, result: Transcript) -> Transcript:
 
 
 @stage_task
-def slides_task(talk: TalkInputs, store: TalkStore, state: dict) -> Deck | None:
+def slides_task(talk: TalkInputs, settings: Settings, store: TalkStore, state: dict) -> Deck | None:
     if not talk.decks:
         return None
-    key = slides.deck_provenance(talk).key
-    if cached := reused(store, state, "deck.json", Deck, key):
+    key = slides.deck_provenance(talk, settings.deck).key
+    cached = reused(store, state, "deck.json", Deck, key)
+    if cached and all(store.path(s.thumbnail).exists() for s in cached.slides if s.thumbnail):
         return cached
-    store.write("deck.json", deck := slides.read_deck(talk))
+    state["cached"] = False
+    deck = slides.read_deck(talk, settings.deck, store.path("slides"))
+    store.write("deck.json", deck)
+    for warning in deck.warnings:
+        console.print(f"[yellow]{escape(talk.slug)}: {escape(warning)}[/yellow]")
     return deck
 
 

@@ -1,112 +1,166 @@
-"""Per-slide text from the deck: PPTX (titles, bullets, tables, speaker notes) and PDF."""
+"""The deck stage: slides from a PPTX and/or PDF, with a picture of each slide for the site.
 
-import zipfile
+The PPTX is the primary source when there is one (it has bullet levels, notes and hidden
+slides); a PDF of the same deck fills in text kept in pictures and gives the pictures.
+Without a PDF, headless LibreOffice renders the PPTX when it is installed.
+"""
+
+import tempfile
 from pathlib import Path
 
-import pymupdf
-from pptx import Presentation
-from pptx.exc import PackageNotFoundError
-
+from pipeline import deck_pdf, deck_pptx
 from pipeline.errors import StageFailure
 from pipeline.schema import Deck, Provenance, Slide, TalkInputs
+from pipeline.settings import DeckOptions
 from pipeline.store import provenance, sha256_file
 
 STAGE = "slides"
+MB = 1024 * 1024
 
 
-def deck_provenance(talk: TalkInputs) -> Provenance:
-    return provenance(STAGE, inputs={p.name: sha256_file(p) for p in talk.decks})
+def uses_libreoffice(talk: TalkInputs, opts: DeckOptions) -> bool:
+    kinds = {p.suffix.lower() for p in talk.decks}
+    return kinds == {".pptx"} and opts.libreoffice and deck_pptx.libreoffice() is not None
 
 
-def _shape_lines(shape) -> list[str]:
-    if shape.has_text_frame:
-        return [p.text.strip() for p in shape.text_frame.paragraphs if p.text.strip()]
-    if getattr(shape, "has_table", False) and shape.has_table:
-        return [" | ".join(c.text.strip() for c in row.cells) for row in shape.table.rows]
-    return []
+def deck_provenance(talk: TalkInputs, opts: DeckOptions) -> Provenance:
+    options = {
+        "thumbnail_width": str(opts.thumbnail_width),
+        "libreoffice": str(uses_libreoffice(talk, opts)),
+        "limits": f"{opts.max_mb}/{opts.max_unpacked_mb}/{opts.max_ratio}",
+    }
+    return provenance(STAGE, inputs={p.name: sha256_file(p) for p in talk.decks}, options=options)
 
 
-def read_pptx(path: Path) -> list[Slide]:
-    try:
-        presentation = Presentation(str(path))
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as err:
-        raise StageFailure(STAGE, f"cannot open PPTX: {err}", path) from err
-    slides = []
-    for index, slide in enumerate(presentation.slides, start=1):
-        title_shape = slide.shapes.title
-        title = title_shape.text.strip() if title_shape is not None else ""
-        # Shape proxies are rebuilt on each access, so compare ids, not identity.
-        title_id = title_shape.shape_id if title_shape is not None else None
-        body = [
-            line
-            for shape in slide.shapes
-            if shape.shape_id != title_id
-            for line in _shape_lines(shape)
-        ]
-        notes = ""
-        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
-            notes = slide.notes_slide.notes_text_frame.text.strip()
-        hidden = slide._element.get("show") == "0"
-        slides.append(
-            Slide(index=index, title=title, text="\n".join(body), notes=notes, hidden=hidden)
+def pair_pages(slides: list[Slide], pages: int, source: str, warnings: list[str]) -> dict[int, int]:
+    """Slide index -> 0-based page of the PDF rendering of the same deck.
+
+    A PDF export usually leaves hidden slides out, so it has one page per visible slide;
+    some exports keep them. Any other page count means the PDF is another version.
+    """
+    visible = [s.index for s in slides if not s.hidden]
+    if pages == len(slides):
+        return {s.index: n for n, s in enumerate(slides)}
+    if pages == len(visible):
+        return {index: n for n, index in enumerate(visible)}
+    warnings.append(
+        f"{source} has {pages} pages but the PPTX has {len(slides)} slides "
+        f"({len(visible)} visible); its pages are not used"
+    )
+    return {}
+
+
+def fill_from_pdf(slides: list[Slide], pages: list[Slide], pairing: dict[int, int]) -> list[Slide]:
+    """Text a PPTX keeps outside text frames (pictures of text, SmartArt) may be in the PDF."""
+    filled = []
+    for slide in slides:
+        page = pages[pairing[slide.index]] if slide.index in pairing else None
+        update = {}
+        if page and not slide.title:
+            update["title"] = page.title
+        if page and not slide.text:
+            update["text"] = page.text
+        if page and not slide.tables:
+            update["tables"] = page.tables
+        filled.append(slide.model_copy(update=update))
+    return filled
+
+
+def check_size(path: Path, opts: DeckOptions) -> None:
+    size = path.stat().st_size
+    if size == 0:
+        raise StageFailure(STAGE, "deck file is empty", path)
+    if size > opts.max_mb * MB:
+        raise StageFailure(
+            STAGE, f"deck is {size / MB:.0f} MB, over the {opts.max_mb:.0f} MB limit", path
         )
+
+
+def read_pptx_checked(path: Path, opts: DeckOptions) -> list[Slide]:
+    check_size(path, opts)
+    deck_pptx.check_archive(
+        path, int(opts.max_mb * MB), int(opts.max_unpacked_mb * MB), opts.max_ratio
+    )
+    slides = deck_pptx.read_pptx(path)
+    if not slides:
+        raise StageFailure(STAGE, "deck has no slides", path)
     return slides
 
 
-def _pdf_title(page: pymupdf.Page) -> str:
-    """The largest-font line in the top part of the page, a fair proxy for the title."""
-    best, best_size = "", 0.0
-    for block in page.get_text("dict")["blocks"]:
-        for line in block.get("lines", []):
-            text = "".join(span["text"] for span in line["spans"]).strip()
-            size = max((span["size"] for span in line["spans"]), default=0.0)
-            if text and size > best_size + 0.5 and line["bbox"][1] < page.rect.height * 0.5:
-                best, best_size = text, size
-    return best
+def scanned_warning(slides: list[Slide], source: str) -> list[str]:
+    scanned = [str(s.index) for s in slides if s.scanned]
+    if not scanned:
+        return []
+    return [
+        f"{source}: page(s) {', '.join(scanned)} have no text layer (scanned?); "
+        "each is kept as a picture only"
+    ]
 
 
-def read_pdf(path: Path) -> list[Slide]:
-    try:
-        document = pymupdf.open(path)
-    except (pymupdf.FileDataError, RuntimeError) as err:
-        raise StageFailure(STAGE, f"cannot open PDF: {err}", path) from err
-    with document:
-        if document.needs_pass:
-            raise StageFailure(STAGE, "PDF is encrypted (password protected)", path)
-        slides = []
-        for index, page in enumerate(document, start=1):
-            title = _pdf_title(page)
-            lines = [ln.strip() for ln in page.get_text("text", sort=True).splitlines()]
-            body = [ln for ln in lines if ln and ln != title]
-            slides.append(Slide(index=index, title=title, text="\n".join(body)))
-    return slides
-
-
-def read_deck(talk: TalkInputs) -> Deck:
-    """Read every deck of the talk; PPTX wins (it has notes), PDF fills in when alone."""
+def read_deck(talk: TalkInputs, opts: DeckOptions, pictures_dir: Path) -> Deck:
+    """Every deck of the talk as one Deck; slide pictures are written to `pictures_dir`."""
     pptx = [p for p in talk.decks if p.suffix.lower() == ".pptx"]
     pdf = [p for p in talk.decks if p.suffix.lower() == ".pdf"]
-    by_source = {p: read_pptx(p) for p in pptx} | {p: read_pdf(p) for p in pdf}
-    for path, slides in by_source.items():
+    warnings = [f"{p.name} ignored: one deck per format is read" for p in pptx[1:] + pdf[1:]]
+    password = talk.meta.deck_password
+    slides: list[Slide] = []
+    used = []
+    if pptx:
+        try:
+            slides = read_pptx_checked(pptx[0], opts)
+            used.append(pptx[0].name)
+        except StageFailure as err:
+            if not pdf:
+                raise
+            warnings.append(f"{err}; the PDF is used instead")
+    with tempfile.TemporaryDirectory(prefix="talk2article-deck-") as tmp:
+        picture_pdf, origin = None, "none"
+        if pdf:
+            picture_pdf, origin = pdf[0], "pdf"
+            check_size(picture_pdf, opts)
+        elif slides and uses_libreoffice(talk, opts):
+            try:
+                picture_pdf = deck_pptx.convert_to_pdf(
+                    pptx[0], Path(tmp), opts.libreoffice_timeout_s
+                )
+                origin = "libreoffice"
+            except StageFailure as err:
+                warnings.append(f"{err}; no slide pictures")
+        pages = _read_pdf_pages(picture_pdf, password, bool(slides), warnings)
+        if pages and origin == "pdf":
+            used.append(picture_pdf.name)
         if not slides:
-            raise StageFailure(STAGE, "deck has no slides", path)
-    primary = (pptx or pdf)[:1]
-    slides = by_source[primary[0]] if primary else []
-    if pptx and pdf:
-        slides = _fill_from_pdf(slides, by_source[pdf[0]])
+            slides = pages
+            warnings += scanned_warning(slides, picture_pdf.name)
+            if not slides:
+                raise StageFailure(STAGE, "deck has no pages", picture_pdf)
+        label = picture_pdf.name if origin == "pdf" else "LibreOffice's PDF"
+        pairing = pair_pages(slides, len(pages), label, warnings) if pages else {}
+        slides = fill_from_pdf(slides, pages, pairing)
+        pictures = {}
+        if pairing:
+            pictures = deck_pdf.render_pages(
+                picture_pdf, pairing, pictures_dir, opts.thumbnail_width, password
+            )
     return Deck(
-        sources=[p.name for p in by_source], slides=slides, provenance=deck_provenance(talk)
+        sources=used,
+        slides=[s.model_copy(update={"thumbnail": pictures.get(s.index)}) for s in slides],
+        thumbnails=origin if pictures else "none",
+        warnings=warnings,
+        provenance=deck_provenance(talk, opts),
     )
 
 
-def _fill_from_pdf(slides: list[Slide], pdf_slides: list[Slide]) -> list[Slide]:
-    """Text a PPTX keeps outside text frames (pictures of text, SmartArt) may be in the PDF."""
-    filled = []
-    for slide, page in zip(slides, pdf_slides, strict=False):
-        update = {}
-        if not slide.title:
-            update["title"] = page.title
-        if not slide.text:
-            update["text"] = page.text
-        filled.append(slide.model_copy(update=update))
-    return filled + slides[len(filled) :]
+def _read_pdf_pages(
+    path: Path | None, password: str | None, has_pptx: bool, warnings: list[str]
+) -> list[Slide]:
+    """The PDF's pages; with a readable PPTX a bad PDF is only a warning."""
+    if path is None:
+        return []
+    try:
+        return deck_pdf.read_pdf(path, password)
+    except StageFailure as err:
+        if not has_pptx:
+            raise
+        warnings.append(f"{err}; slides are read from the PPTX alone, without pictures")
+        return []

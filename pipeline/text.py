@@ -37,3 +37,23 @@ def shorten(text: str, words: int) -> str:
 def near_duplicate(a: str, b: str) -> bool:
     """Two paragraphs that say the same thing (the draft drops them, the review flags them)."""
     return fuzz.ratio(a, b) >= NEAR_DUPLICATE
+
+
+def markdown_table(rows: list[list[str | None]]) -> str:
+    """A GitHub-flavoured Markdown table; the first row is the header.
+
+    Columns and rows empty throughout are left out: double rules in a PDF and merged
+    cells both produce them, and they carry nothing.
+    """
+
+    def cell(value: str | None) -> str:
+        return " ".join((value or "").split()).replace("|", "\\|")
+
+    width = max(len(row) for row in rows)
+    grid = [[cell(v) for v in row] + [""] * (width - len(row)) for row in rows]
+    keep = [c for c in range(width) if any(row[c] for row in grid)]
+    lines = [[row[c] for c in keep] for row in grid if any(row)]
+    width = len(keep)
+    out = ["| " + " | ".join(lines[0]) + " |", "|" + " --- |" * width]
+    out += ["| " + " | ".join(line) + " |" for line in lines[1:]]
+    return "\n".join(out)

@@ -18,7 +18,7 @@ MAX_TERMS = 40  # Whisper keeps only the last ~224 prompt tokens
 def deck_terms(deck: Deck) -> list[str]:
     terms = []
     for slide in deck.slides:
-        for text in (slide.title, slide.text, slide.notes):
+        for text in (slide.title, slide.text, *slide.tables, slide.notes):
             terms += [t for t in TOKEN.findall(text) if TECHNICAL.search(t)]
     return terms
 

@@ -1,71 +1,111 @@
-import pymupdf
+import os
+import stat
+
 import pytest
-import yaml
 
 from pipeline.errors import StageFailure
-from pipeline.slides import read_deck, read_pdf, read_pptx
-from tests.helpers import DATA, EXAMPLE, REPO, talk_with
+from pipeline.settings import DeckOptions
+from pipeline.slides import read_deck
+from tests.decks import pdf_with_pages, pptx_with_slides, scanned_pdf, zip_bomb
+from tests.helpers import DATA, EXAMPLE, talk_with
 
-SOURCE = yaml.safe_load((REPO / "scripts" / "example_talk.yaml").read_text())["slides"]
-
-
-def test_example_pptx_titles_bullets_and_notes():
-    slides = read_pptx(EXAMPLE / "slides.pptx")
-    assert [s.title for s in slides] == [s["title"] for s in SOURCE]
-    assert slides[1].text.splitlines() == SOURCE[1]["bullets"]
-    assert slides[2].notes == SOURCE[2]["notes"]
-    assert all(s.title not in s.text for s in slides)
+NO_LIBREOFFICE = DeckOptions(libreoffice=False)
 
 
-def test_example_pdf_titles_by_font_size():
-    slides = read_pdf(EXAMPLE / "slides.pdf")
-    assert [s.title for s in slides] == [s["title"] for s in SOURCE]
-    assert "16 tokens" in slides[2].text
+def deck_of(tmp_path, decks, opts=NO_LIBREOFFICE, **meta):
+    return read_deck(talk_with(EXAMPLE / "talk.mp4", decks, **meta), opts, tmp_path / "slides")
 
 
-def test_real_pptx_with_table_and_notes():
-    slides = read_pptx(DATA / "powerpoint_sample.pptx")
-    assert len(slides) == 3
-    assert slides[0].title == "Test Table Slide" and "|" in slides[0].text
-    assert slides[1].notes == "Some notes on the second slide."
-
-
-def test_real_pdf_deck_has_text_on_every_page():
-    slides = read_pdf(DATA / "constrained_decoding.pdf")
-    assert len(slides) == 8
-    assert all(s.index == i for i, s in enumerate(slides, start=1))
-    assert "Constrained" in slides[0].title + slides[0].text
-
-
-def test_deck_prefers_pptx_and_records_both_sources():
-    deck = read_deck(
-        talk_with(EXAMPLE / "talk.mp4", [EXAMPLE / "slides.pdf", EXAMPLE / "slides.pptx"])
-    )
+def test_pptx_wins_and_the_pdf_gives_pictures(tmp_path):
+    deck = deck_of(tmp_path, [EXAMPLE / "slides.pdf", EXAMPLE / "slides.pptx"])
     assert deck.sources == ["slides.pptx", "slides.pdf"]
     assert deck.slides[0].notes  # notes come from the PPTX
+    assert deck.thumbnails == "pdf" and not deck.warnings
+    for slide in deck.slides:
+        assert slide.thumbnail == f"slides/slide-{slide.index:03d}.jpg"
+        assert (tmp_path / slide.thumbnail).stat().st_size > 1000
     assert set(deck.provenance.inputs) == {"slides.pdf", "slides.pptx"}
 
 
-def test_corrupt_pptx_names_the_file(tmp_path):
-    broken = tmp_path / "deck.pptx"
-    broken.write_bytes(b"PK\x03\x04 not really a zip")
+def test_pptx_alone_has_no_pictures_without_libreoffice(tmp_path):
+    deck = deck_of(tmp_path, [EXAMPLE / "slides.pptx"])
+    assert deck.thumbnails == "none"
+    assert all(s.thumbnail is None for s in deck.slides)
+
+
+def test_libreoffice_renders_a_pptx_alone(tmp_path, monkeypatch):
+    """A stand-in `soffice` on PATH: checks the call we make and what we do with its PDF."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "soffice"
+    fake.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in *"--headless --convert-to pdf --outdir"*) ;; *) exit 2 ;; esac\n'
+        'for last; do :; done\nout=$(echo "$*" | sed "s/.*--outdir \\([^ ]*\\) .*/\\1/")\n'
+        f'cp "{EXAMPLE / "slides.pdf"}" "$out/$(basename "$last" .pptx).pdf"\n'
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    deck = deck_of(tmp_path, [EXAMPLE / "slides.pptx"], DeckOptions())
+    assert deck.thumbnails == "libreoffice" and deck.sources == ["slides.pptx"]
+    assert all((tmp_path / s.thumbnail).exists() for s in deck.slides)
+
+
+def test_hidden_slides_pair_with_a_pdf_that_leaves_them_out(tmp_path):
+    pptx = pptx_with_slides(tmp_path / "d.pptx", ["One", "Two", "Three"], hidden={2})
+    pdf = pdf_with_pages(tmp_path / "d.pdf", ["One", "Three"])
+    deck = deck_of(tmp_path, [pptx, pdf])
+    assert [s.thumbnail for s in deck.slides] == [
+        "slides/slide-001.jpg",
+        None,
+        "slides/slide-003.jpg",
+    ]
+    assert [s.index for s in deck.visible()] == [1, 3]
+
+
+def test_a_pdf_of_another_version_is_not_paired(tmp_path):
+    pptx = pptx_with_slides(tmp_path / "d.pptx", ["One", "Two", "Three"])
+    pdf = pdf_with_pages(tmp_path / "d.pdf", ["One", "Two", "Three", "Four", "Five"])
+    deck = deck_of(tmp_path, [pptx, pdf])
+    assert deck.thumbnails == "none" and "5 pages" in deck.warnings[0]
+
+
+def test_broken_pptx_falls_back_to_the_pdf(tmp_path):
+    bomb = zip_bomb(tmp_path / "slides.pptx")
+    deck = deck_of(tmp_path, [bomb, EXAMPLE / "slides.pdf"])
+    assert deck.sources == ["slides.pdf"] and deck.thumbnails == "pdf"
+    assert "zip bomb" in deck.warnings[0] and len(deck.slides) == 6
+
+
+def test_broken_pdf_beside_a_good_pptx_is_a_warning(tmp_path):
+    broken = tmp_path / "slides.pdf"
+    broken.write_bytes(b"%PDF-1.7 nothing")
+    deck = deck_of(tmp_path, [EXAMPLE / "slides.pptx", broken])
+    assert deck.sources == ["slides.pptx"] and deck.thumbnails == "none"
+    assert "cannot open PDF" in deck.warnings[0]
+
+
+def test_scanned_pdf_is_a_warning_and_keeps_the_pictures(tmp_path):
+    scan = scanned_pdf(tmp_path / "scan.pdf", DATA / "constrained_decoding.pdf")
+    deck = deck_of(tmp_path, [scan])
+    assert all(s.scanned and s.thumbnail for s in deck.slides)
+    assert "no text layer" in deck.warnings[0]
+
+
+def test_unusable_decks_name_the_file(tmp_path):
     with pytest.raises(StageFailure) as caught:
-        read_pptx(broken)
-    assert caught.value.error.file == str(broken) and caught.value.error.stage == "slides"
+        deck_of(tmp_path, [zip_bomb(tmp_path / "bomb.pptx")])
+    assert caught.value.error.file.endswith("bomb.pptx")
+    empty = tmp_path / "empty.pdf"
+    empty.touch()
+    with pytest.raises(StageFailure, match="empty"):
+        deck_of(tmp_path, [empty])
+    with pytest.raises(StageFailure, match="over the"):
+        deck_of(tmp_path, [DATA / "sglang-router.pdf"], DeckOptions(max_mb=0.1))
 
 
-def test_corrupt_pdf_names_the_file(tmp_path):
-    broken = tmp_path / "deck.pdf"
-    broken.write_bytes(b"%PDF-1.7\n garbage without objects")
-    with pytest.raises(StageFailure) as caught:
-        read_pdf(broken)
-    assert caught.value.error.file == str(broken)
-
-
-def test_encrypted_pdf_is_a_clear_error(tmp_path):
-    locked = tmp_path / "locked.pdf"
-    document = pymupdf.open()
-    document.new_page().insert_text((72, 72), "secret")
-    document.save(locked, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="pw", owner_pw="pw")
-    with pytest.raises(StageFailure, match="encrypted"):
-        read_pdf(locked)
+def test_real_deck_read_twice_is_identical(tmp_path):
+    first = deck_of(tmp_path / "a", [DATA / "sglang-router.pdf"])
+    second = deck_of(tmp_path / "b", [DATA / "sglang-router.pdf"])
+    assert first.model_dump(exclude={"provenance"}) == second.model_dump(exclude={"provenance"})
+    assert len(first.slides) == 23 and first.thumbnails == "pdf"

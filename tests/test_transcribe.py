@@ -6,7 +6,7 @@ import pytest
 from pipeline.errors import StageFailure
 from pipeline.ingest import ingest
 from pipeline.models import resolve_whisper
-from pipeline.settings import Settings, WhisperOptions
+from pipeline.settings import DeckOptions, Settings, WhisperOptions
 from pipeline.slides import read_deck
 from pipeline.subtitles import cue_time, to_srt
 from pipeline.text import has_cjk
@@ -70,9 +70,10 @@ def test_srt_format():
     assert " --> " in srt.splitlines()[1]
 
 
-def test_deck_vocabulary_steers_the_spelling_of_names():
+def test_deck_vocabulary_steers_the_spelling_of_names(tmp_path):
     talk = ingest(EXAMPLE)
-    vocabulary = collect_terms(read_deck(talk), talk.meta.glossary)
+    deck = read_deck(talk, DeckOptions(libreoffice=False), tmp_path / "slides")
+    vocabulary = collect_terms(deck, talk.meta.glossary)
     assert "PagedAttention" in vocabulary
     model = resolve_whisper("auto", "en", Settings().cache_dir)
     result = transcribe(talk, model, OPTS, vocabulary)

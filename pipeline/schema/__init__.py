@@ -2,7 +2,7 @@
 
 from pipeline.schema.article import Draft, DraftParagraph, DraftSection, Outline, OutlineSection
 from pipeline.schema.base import Contract, Provenance, StageError
-from pipeline.schema.deck import Deck, Slide
+from pipeline.schema.deck import Bullet, Deck, Slide
 from pipeline.schema.evidence import Evidence, EvidenceUnit
 from pipeline.schema.review import Check, Review
 from pipeline.schema.run import RunRecord, StageRecord
@@ -10,6 +10,7 @@ from pipeline.schema.talk import TalkInputs, TalkMeta
 from pipeline.schema.transcript import Correction, DroppedSegment, Segment, Transcript, Word
 
 __all__ = [
+    "Bullet",
     "Correction",
     "DroppedSegment",
     "Word",

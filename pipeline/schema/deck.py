@@ -1,19 +1,38 @@
-"""What the slides say."""
+"""What the slides say, and which picture of each slide the site can show."""
+
+from typing import Literal
 
 from pydantic import Field
 
 from pipeline.schema.base import Contract, Provenance
 
 
+class Bullet(Contract):
+    text: str
+    level: int = Field(0, ge=0, description="outline level; 0 is a top-level bullet")
+
+
 class Slide(Contract):
     index: int = Field(ge=1, description="1-based slide number as the audience saw it")
     title: str = ""
     text: str = Field("", description="body text in reading order, one line per item")
+    bullets: list[Bullet] = Field(default_factory=list, description="PPTX text with levels")
+    tables: list[str] = Field(default_factory=list, description="tables as Markdown")
+    images: int = Field(0, ge=0, description="pictures on the slide")
     notes: str = Field("", description="speaker notes (PPTX only)")
-    hidden: bool = False
+    hidden: bool = Field(False, description="hidden in the PPTX: not shown in the talk")
+    scanned: bool = Field(False, description="no text layer: only the picture is evidence")
+    thumbnail: str | None = Field(None, description="image path relative to the talk's outputs")
 
 
 class Deck(Contract):
     sources: list[str] = Field(description="file names the slides were read from")
     slides: list[Slide]
+    thumbnails: Literal["pdf", "libreoffice", "none"] = Field(
+        "none", description="where the slide pictures came from"
+    )
+    warnings: list[str] = Field(default_factory=list)
     provenance: Provenance
+
+    def visible(self) -> list[Slide]:
+        return [slide for slide in self.slides if not slide.hidden]

@@ -17,6 +17,7 @@ class TalkMeta(Contract):
     language: str | None = Field(None, description="ISO 639-1 code of the speech, e.g. 'en'.")
     glossary: list[str] = Field(default_factory=list, description="Terms to spell right.")
     video_url: str | None = Field(None, description="Public video; citations link into it.")
+    deck_password: str | None = Field(None, description="Opens an encrypted PDF deck.")
     tags: list[str] = Field(default_factory=list, description="Category tags, broad first.")
 
 

@@ -1,0 +1,73 @@
+import pytest
+import yaml
+
+from pipeline.deck_pptx import check_archive, read_pptx
+from pipeline.errors import StageFailure
+from tests.decks import pptx_with_slides, zip_bomb
+from tests.helpers import DATA, EXAMPLE, REPO
+
+SOURCE = yaml.safe_load((REPO / "scripts" / "example_talk.yaml").read_text())["slides"]
+MB = 1024 * 1024
+LIMITS = {"max_bytes": 300 * MB, "max_unpacked": 1024 * MB, "max_ratio": 200.0}
+
+
+def test_example_pptx_titles_bullets_and_notes():
+    slides = read_pptx(EXAMPLE / "slides.pptx")
+    assert [s.title for s in slides] == [s["title"] for s in SOURCE]
+    assert [b.text for b in slides[1].bullets] == SOURCE[1]["bullets"]
+    assert slides[1].text.splitlines() == SOURCE[1]["bullets"]
+    assert slides[2].notes == SOURCE[2]["notes"]
+    assert all(s.title not in s.text for s in slides)
+
+
+def test_real_pptx_table_as_markdown_and_notes():
+    slides = read_pptx(DATA / "powerpoint_sample.pptx")
+    assert len(slides) == 3
+    assert slides[0].title == "Test Table Slide"
+    header, rule, *rows = slides[0].tables[0].splitlines()
+    assert "Class1" in header and rule.startswith("| --- |") and len(rows) == 8
+    assert slides[1].notes == "Some notes on the second slide."
+
+
+def test_bullet_levels_and_hidden_slides(tmp_path):
+    path = pptx_with_slides(tmp_path / "d.pptx", ["One", "Two", "Three"], hidden={2})
+    slides = read_pptx(path)
+    assert [s.hidden for s in slides] == [False, True, False]
+    assert [(b.text, b.level) for b in slides[0].bullets] == [
+        ("point of One", 0),
+        ("detail of One", 1),
+    ]
+
+
+def test_corrupt_pptx_names_the_file(tmp_path):
+    broken = tmp_path / "deck.pptx"
+    broken.write_bytes(b"PK\x03\x04 not really a zip")
+    with pytest.raises(StageFailure) as caught:
+        check_archive(broken, **LIMITS)
+    assert caught.value.error.file == str(broken) and caught.value.error.stage == "slides"
+
+
+def test_encrypted_pptx_is_recognised(tmp_path):
+    locked = tmp_path / "locked.pptx"  # Office encryption wraps the zip in an OLE container
+    locked.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 512)
+    with pytest.raises(StageFailure, match="encrypted"):
+        check_archive(locked, **LIMITS)
+
+
+def test_zip_bomb_is_refused_before_unpacking(tmp_path):
+    bomb = zip_bomb(tmp_path / "bomb.pptx")
+    assert bomb.stat().st_size < MB
+    with pytest.raises(StageFailure, match="zip bomb"):
+        check_archive(bomb, **LIMITS)
+    with pytest.raises(StageFailure, match="unpack to 20 MB"):
+        check_archive(bomb, **(LIMITS | {"max_unpacked": 10 * MB}))
+
+
+def test_oversized_pptx_is_refused(tmp_path):
+    with pytest.raises(StageFailure, match="over the"):
+        check_archive(DATA / "powerpoint_sample.pptx", **(LIMITS | {"max_bytes": 1000}))
+
+
+def test_real_pptx_passes_the_limits():
+    check_archive(DATA / "powerpoint_sample.pptx", **LIMITS)
+    check_archive(EXAMPLE / "slides.pptx", **LIMITS)
