@@ -21,7 +21,7 @@ from pipeline.ingest import ingest
 from pipeline.media import probe_audio
 from pipeline.models import resolve_whisper
 from pipeline.schema import TalkInputs, TalkMeta
-from pipeline.settings import Settings, WhisperOptions
+from pipeline.settings import DeckOptions, Settings, WhisperOptions
 from pipeline.slides import read_deck
 from pipeline.transcribe import transcribe
 from pipeline.vocabulary import collect_terms, whisper_prompt
@@ -119,7 +119,9 @@ def main() -> None:
     cache = Settings().cache_dir
     talk = ingest(EXAMPLE)
     model = resolve_whisper("auto", talk.meta.language, cache)
-    vocabulary = collect_terms(read_deck(talk), talk.meta.glossary)
+    with tempfile.TemporaryDirectory() as pictures:
+        deck = read_deck(talk, DeckOptions(libreoffice=False), Path(pictures))
+    vocabulary = collect_terms(deck, talk.meta.glossary)
     audio_s = probe_audio(talk.media)
     ours_s, bare_s = overhead(talk, model, vocabulary)
     terms = spoken_terms(vocabulary)

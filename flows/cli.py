@@ -101,8 +101,12 @@ def report(records: list[RunRecord]) -> None:
         )
     console.print(table)
     for record in records:
+        talk = escape(record.talk)
+        for stage in record.stages:
+            for warning in stage.warnings:
+                console.print(f"[yellow]warning[/yellow] {talk} {stage.name}: {escape(warning)}")
         for error in record.errors:
-            console.print(f"[red]error[/red] {escape(record.talk)}: {escape(str(error))}")
+            console.print(f"[red]error[/red] {talk}: {escape(str(error))}")
         for path in record.outputs:
             console.print(path, markup=False, soft_wrap=True)
 

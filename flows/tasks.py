@@ -15,12 +15,21 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, TimeElapsedColumn
 
-from pipeline import draft, evidence, outline, review, slides, subtitles, transcribe, typeset
+from pipeline import align, draft, evidence, outline, review, slides, subtitles, transcribe, typeset
 from pipeline.ingest import ingest
 from pipeline.llm.session import LLMSession
 from pipeline.models import resolve_whisper
 from pipeline.prompts import load_prompt
-from pipeline.schema import Deck, Draft, Evidence, Outline, Review, TalkInputs, Transcript
+from pipeline.schema import (
+    Deck,
+    Draft,
+    Evidence,
+    Outline,
+    Review,
+    TalkInputs,
+    Timeline,
+    Transcript,
+)
 from pipeline.settings import Settings
 from pipeline.store import M, TalkStore
 from pipeline.vocabulary import collect_terms
@@ -78,24 +87,46 @@ def slides_task(talk: TalkInputs, settings: Settings, store: TalkStore, state: d
     key = slides.deck_provenance(talk, settings.deck).key
     cached = reused(store, state, "deck.json", Deck, key)
     if cached and all(store.path(s.thumbnail).exists() for s in cached.slides if s.thumbnail):
+        state["warnings"] = cached.warnings
         return cached
     state["cached"] = False
     deck = slides.read_deck(talk, settings.deck, store.path("slides"))
     store.write("deck.json", deck)
-    for warning in deck.warnings:
-        console.print(f"[yellow]{escape(talk.slug)}: {escape(warning)}[/yellow]")
+    state["warnings"] = deck.warnings
     return deck
 
 
 @stage_task
+def align_task(
+    talk: TalkInputs, transcript: Transcript, deck: Deck | None, store: TalkStore, state: dict
+) -> Timeline:
+    opts = align.AlignOptions()
+    key = align.timeline_provenance(talk, transcript, deck, opts).key
+    result = reused(store, state, "timeline.json", Timeline, key)
+    if result is None:
+        with audio_progress(f"matching frames of {talk.media.name} to slides") as progress:
+            result = align.build_timeline(talk, transcript, deck, store.root, opts, progress)
+        store.write("timeline.json", result)
+    state["warnings"] = result.warnings
+    return result
+
+
+@stage_task
 def evidence_task(
-    transcript: Transcript, deck: Deck | None, store: TalkStore, state: dict
+    talk: TalkInputs,
+    transcript: Transcript,
+    deck: Deck | None,
+    timeline: Timeline | None,
+    store: TalkStore,
+    state: dict,
 ) -> Evidence:
     opts = evidence.EvidenceOptions()
-    key = evidence.evidence_provenance(transcript, deck, opts).key
+    terms = collect_terms(deck, talk.meta.glossary)
+    key = evidence.evidence_provenance(transcript, deck, timeline, terms, opts).key
     if cached := reused(store, state, "evidence.json", Evidence, key):
         return cached
-    store.write("evidence.json", result := evidence.build_evidence(transcript, deck, opts))
+    result = evidence.build_evidence(transcript, deck, timeline, terms, opts)
+    store.write("evidence.json", result)
     return result
 
 

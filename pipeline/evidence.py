@@ -1,66 +1,167 @@
-"""Evidence units with stable ids: speech windows (t-MM:SS), slides (s-NN), notes (n-NN)."""
+"""Evidence units with stable ids: speech (t-HH:MM:SS), slides (s-NN), notes (n-NN).
 
+Speech is cut with langchain-text-splitters at sentence ends to a token budget, so a unit
+is a whole thought that fits a prompt; each unit is tied to its time and to the slide on
+screen. Ids depend only on the content, so two runs on the same input give the same ids.
+"""
+
+import bisect
+import re
+
+from langchain_text_splitters import RecursiveCharacterTextSplitter
 from pydantic import Field
 
-from pipeline.schema import Contract, Deck, Evidence, EvidenceUnit, Provenance, Transcript
-from pipeline.store import provenance, sha256_model
+from pipeline.schema import (
+    Contract,
+    Deck,
+    Evidence,
+    EvidenceUnit,
+    GlossaryEntry,
+    Provenance,
+    Segment,
+    Slide,
+    Timeline,
+    Transcript,
+)
+from pipeline.store import provenance, sha256_bytes, sha256_model
+from pipeline.text import estimate_tokens
 
 STAGE = "evidence"
+# Sentence ends first (Chinese and English), then clauses, then words: a unit is cut
+# mid-sentence only when one sentence alone is over the budget.
+SEPARATORS = ["\n\n", "\n", "。", "！", "？", ". ", "? ", "! ", "；", "; ", "，", ", ", " ", ""]
+CJK_LANGUAGES = {"zh", "ja", "yue"}
 
 
 class EvidenceOptions(Contract):
-    max_words: int = Field(60, ge=5, description="words per speech unit, at most (roughly)")
+    max_tokens: int = Field(80, ge=8, description="speech unit size budget (estimated tokens)")
 
 
 def evidence_provenance(
-    transcript: Transcript, deck: Deck | None, opts: EvidenceOptions
+    transcript: Transcript,
+    deck: Deck | None,
+    timeline: Timeline | None,
+    terms: list[str],
+    opts: EvidenceOptions,
 ) -> Provenance:
-    inputs = {"transcript": sha256_model(transcript)}
+    inputs = {
+        "transcript": sha256_model(transcript),
+        "terms": sha256_bytes("\n".join(terms).encode()),
+    }
     if deck is not None:
         inputs["deck"] = sha256_model(deck)
-    return provenance(STAGE, inputs=inputs, options={"max_words": str(opts.max_words)})
+    if timeline is not None:
+        inputs["timeline"] = sha256_model(timeline)
+    return provenance(STAGE, inputs=inputs, options={"max_tokens": str(opts.max_tokens)})
 
 
 def timestamp(seconds: float) -> str:
-    """mm:ss below an hour, h:mm:ss above: the form citations use."""
+    """mm:ss below an hour, h:mm:ss above: the form citations show."""
     total = int(seconds)
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
 
 
-def speech_units(transcript: Transcript, max_words: int) -> list[EvidenceUnit]:
-    """Consecutive segments joined up to `max_words`; the id is the start time."""
-    units, texts, start, end = [], [], None, 0.0
-    for seg in transcript.segments:
-        if not seg.text:
-            continue
-        if texts and sum(len(t.split()) for t in texts) + len(seg.text.split()) > max_words:
-            units.append((start, end, " ".join(texts)))
-            texts, start = [], None
-        start = seg.start if start is None else start
-        texts.append(seg.text)
-        end = seg.end
-    if texts:
-        units.append((start, end, " ".join(texts)))
-    result, seen = [], set()
-    for start, end, text in units:
-        uid = f"t-{timestamp(start)}"
-        suffix = 2
-        while uid in seen:  # two units starting within the same second
-            uid, suffix = f"t-{timestamp(start)}-{suffix}", suffix + 1
-        seen.add(uid)
-        result.append(EvidenceUnit(id=uid, kind="transcript", text=text, start=start, end=end))
-    return result
+def speech_id(seconds: float) -> str:
+    total = int(seconds)
+    return f"t-{total // 3600:02d}:{total % 3600 // 60:02d}:{total % 60:02d}"
+
+
+class SpokenText:
+    """The talk's speech as one string, with a way back from a character to a time."""
+
+    def __init__(self, segments: list[Segment], language: str) -> None:
+        glue = "" if language in CJK_LANGUAGES else " "
+        self.segments = segments
+        self.offsets, parts, at = [], [], 0
+        for segment in self.segments:
+            text = segment.text.strip()
+            self.offsets.append(at)
+            parts.append(text)
+            at += len(text) + len(glue)
+        self.text = glue.join(parts)
+
+    def time_at(self, char: int) -> float:
+        """Time of a character, interpolated inside its segment by character position."""
+        i = max(bisect.bisect_right(self.offsets, char) - 1, 0)
+        segment = self.segments[i]
+        length = max(len(segment.text.strip()), 1)
+        share = min(max(char - self.offsets[i], 0), length) / length
+        return round(segment.start + (segment.end - segment.start) * share, 3)
+
+
+def by_slide(transcript: Transcript, timeline: Timeline | None) -> list[list[Segment]]:
+    """Consecutive segments said while the same slide was on screen: a unit never spans
+    a slide change, so its slide link is exact."""
+    groups: list[list[Segment]] = []
+    previous = object()
+    for segment in (s for s in transcript.segments if s.text.strip()):
+        middle = (segment.start + segment.end) / 2
+        slide = timeline.slide_for(middle, middle) if timeline else None
+        if groups and slide == previous:
+            groups[-1].append(segment)
+        else:
+            groups.append([segment])
+        previous = slide
+    return groups
+
+
+def speech_units(
+    transcript: Transcript, timeline: Timeline | None, opts: EvidenceOptions
+) -> list[EvidenceUnit]:
+    splitter = RecursiveCharacterTextSplitter(
+        separators=SEPARATORS,
+        keep_separator="end",
+        chunk_size=opts.max_tokens,
+        chunk_overlap=0,
+        length_function=estimate_tokens,
+        add_start_index=True,
+    )
+    units, seen = [], set()
+    for group in by_slide(transcript, timeline):
+        spoken = SpokenText(group, transcript.language)
+        for chunk in splitter.create_documents([spoken.text]):
+            first = chunk.metadata["start_index"]
+            start = spoken.time_at(first)
+            end = max(spoken.time_at(first + len(chunk.page_content)), start)
+            uid, suffix = speech_id(start), 2
+            while uid in seen:  # two units starting within the same second
+                uid, suffix = f"{speech_id(start)}-{suffix}", suffix + 1
+            seen.add(uid)
+            units.append(
+                EvidenceUnit(
+                    id=uid,
+                    kind="transcript",
+                    text=chunk.page_content,
+                    start=start,
+                    end=end,
+                    slide=timeline.slide_for(start, end) if timeline else None,
+                )
+            )
+    return units
+
+
+def slide_body(slide: Slide) -> str:
+    parts = [slide.title, slide.text, *slide.tables]
+    body = "\n".join(part for part in parts if part)
+    if not body and slide.scanned:
+        return f"(slide {slide.index}: a picture without a text layer)"
+    return body
 
 
 def slide_units(deck: Deck) -> list[EvidenceUnit]:
     units = []
-    for slide in deck.slides:
-        body = "\n".join(part for part in (slide.title, slide.text) if part)
-        if body:
+    for slide in deck.visible():
+        if body := slide_body(slide):
             units.append(
-                EvidenceUnit(id=f"s-{slide.index:02d}", kind="slide", text=body, slide=slide.index)
+                EvidenceUnit(
+                    id=f"s-{slide.index:02d}",
+                    kind="slide",
+                    text=body,
+                    slide=slide.index,
+                    image=slide.thumbnail,
+                )
             )
         if slide.notes:
             units.append(
@@ -71,8 +172,47 @@ def slide_units(deck: Deck) -> list[EvidenceUnit]:
     return units
 
 
-def build_evidence(transcript: Transcript, deck: Deck | None, opts: EvidenceOptions) -> Evidence:
-    units = speech_units(transcript, opts.max_words)
+def term_pattern(term: str) -> re.Pattern:
+    """The term as a whole word; "KV-cache", "KV cache" and "kv cache" are one term."""
+    words = [re.escape(w) for w in re.split(r"[-\s]+", term.strip())]
+    joined = r"[-\s]?".join(words)
+    return re.compile(rf"(?<![A-Za-z0-9]){joined}(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def first_occurrences(
+    terms: list[str], units: list[EvidenceUnit], timeline: Timeline | None
+) -> list[GlossaryEntry]:
+    """Where each term is first said; a term never said, where it is first shown."""
+    shown_at = {}
+    for span in timeline.spans if timeline else []:
+        shown_at.setdefault(span.slide, span.start)
+    spoken = sorted((u for u in units if u.kind == "transcript"), key=lambda u: u.start or 0.0)
+    shown = [u for u in units if u.kind != "transcript"]
+    entries = []
+    for term in terms:
+        pattern = term_pattern(term)
+        said = next((u for u in spoken if pattern.search(u.text)), None)
+        seen = said or next((u for u in shown if pattern.search(u.text)), None)
+        time = said.start if said else shown_at.get(seen.slide) if seen else None
+        entries.append(
+            GlossaryEntry(term=term, first_unit=seen.id if seen else None, first_time=time)
+        )
+    return entries
+
+
+def build_evidence(
+    transcript: Transcript,
+    deck: Deck | None,
+    timeline: Timeline | None,
+    terms: list[str],
+    opts: EvidenceOptions,
+) -> Evidence:
+    """`terms` is the vocabulary the transcription was steered with (glossary + deck)."""
+    units = speech_units(transcript, timeline, opts)
     if deck is not None:
         units += slide_units(deck)
-    return Evidence(units=units, provenance=evidence_provenance(transcript, deck, opts))
+    return Evidence(
+        units=units,
+        glossary=first_occurrences(terms, units, timeline),
+        provenance=evidence_provenance(transcript, deck, timeline, terms, opts),
+    )

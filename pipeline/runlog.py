@@ -46,7 +46,8 @@ class RunLog:
 
     @contextmanager
     def stage(self, name: str, fatal: bool = True) -> Iterator[dict]:
-        """Time a stage; the body may set `state["cached"] = True` when it reused output.
+        """Time a stage; the body may set `state["cached"] = True` when it reused output
+        and `state["warnings"]` to a list of problems that did not stop it.
 
         A failure is recorded in run.json; a fatal one ends the run and propagates, a
         non-fatal one is swallowed here so the caller goes on without that stage's output.
@@ -66,12 +67,22 @@ class RunLog:
                 self.finish("failed")
                 raise
             return
-        self._record(name, started, "cached" if state["cached"] else "done")
+        status = "cached" if state["cached"] else "done"
+        self._record(name, started, status, warnings=state.get("warnings", []))
 
-    def _record(self, name: str, started: float, status: str, error: StageError | None = None):
+    def _record(
+        self,
+        name: str,
+        started: float,
+        status: str,
+        error: StageError | None = None,
+        warnings: list[str] | None = None,
+    ):
         seconds = round(time.monotonic() - started, 3)
         self.record.stages.append(
-            StageRecord(name=name, status=status, seconds=seconds, error=error)
+            StageRecord(
+                name=name, status=status, seconds=seconds, error=error, warnings=warnings or []
+            )
         )
         if error is not None:
             self.record.errors.append(error)

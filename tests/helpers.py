@@ -1,8 +1,11 @@
 """Shared test helpers (fixtures live in conftest.py)."""
 
+import json
+import re
 from pathlib import Path
 
-from pipeline.schema import TalkInputs, TalkMeta
+from pipeline.schema import Segment, TalkInputs, TalkMeta, TimelineSpan, Transcript
+from pipeline.store import provenance
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).resolve().parents[1]
@@ -13,3 +16,42 @@ def talk_with(media: Path, decks: list[Path] | None = None, **meta) -> TalkInput
     return TalkInputs(
         slug="t", folder=media.parent, media=media, decks=decks or [], meta=TalkMeta(**meta)
     )
+
+
+def example_truth() -> dict:
+    return json.loads((DATA / "kv-cache-serving.truth.json").read_text())
+
+
+def truth_transcript() -> Transcript:
+    """The example talk's narration as a transcript: one segment per sentence, timed by
+    its share of the slide's speech. Tests of later stages then do not depend on ASR."""
+    segments = []
+    for slide in example_truth()["slides"]:
+        sentences = re.findall(r"[^.!?]+[.!?]", slide["narration"])
+        span = slide["speech_end"] - slide["speech_start"]
+        total = sum(len(s) for s in sentences)
+        at = slide["speech_start"]
+        for sentence in sentences:
+            length = span * len(sentence) / total
+            segments.append(
+                Segment(start=round(at, 3), end=round(at + length, 3), text=sentence.strip())
+            )
+            at += length
+    return Transcript(
+        language="en",
+        duration=example_truth()["duration"],
+        segments=segments,
+        provenance=provenance("transcribe", {"narration": "truth"}),
+    )
+
+
+def share_on_right_slide(spans: list[TimelineSpan]) -> float:
+    """Share of the example's speech time whose timeline slide is the one truly shown."""
+    right = total = 0.0
+    for slide in example_truth()["slides"]:
+        start, end = slide["speech_start"], slide["speech_end"]
+        total += end - start
+        for span in spans:
+            if span.slide == slide["index"]:
+                right += max(0.0, min(end, span.end) - max(start, span.start))
+    return right / total

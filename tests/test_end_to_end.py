@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.evidence import timestamp
 from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, has_cjk
 from tests.helpers import DATA, EXAMPLE
 
@@ -59,6 +60,7 @@ def test_example_talk_becomes_two_articles(batch):
         "ingest",
         "slides",
         "transcribe",
+        "align",
         "evidence",
         "outline",
         "draft",
@@ -78,7 +80,7 @@ def test_every_citation_resolves_to_a_time_or_a_slide(batch):
     outputs, _ = batch
     folder = outputs / EXAMPLE.name
     evidence = json.loads((folder / "evidence.json").read_text())["units"]
-    times = {u["id"][2:] for u in evidence if u["kind"] == "transcript"}
+    times = {timestamp(u["start"]) for u in evidence if u["kind"] == "transcript"}
     slides = {u["slide"] for u in evidence if u["slide"]}
     for name in ("article.zh.md", "article.en.md"):
         text = (folder / name).read_text()
@@ -92,6 +94,20 @@ def test_every_citation_resolves_to_a_time_or_a_slide(batch):
     assert (folder / "transcript.srt").read_text().startswith("1\n")
     calls = [json.loads(line) for line in (folder / "llm_calls.jsonl").read_text().splitlines()]
     assert {c["prompt_id"] for c in calls} == {"outline", "draft_section", "translate"}
+
+
+def test_slides_are_pictured_and_placed_on_the_timeline(batch):
+    outputs, _ = batch
+    folder = outputs / EXAMPLE.name
+    deck = json.loads((folder / "deck.json").read_text())
+    assert deck["thumbnails"] == "pdf"
+    assert all((folder / s["thumbnail"]).is_file() for s in deck["slides"])
+    spans = json.loads((folder / "timeline.json").read_text())["spans"]
+    assert [s["slide"] for s in spans] == [s["index"] for s in deck["slides"]]
+    assert {s["method"] for s in spans} == {"frame"}
+    units = json.loads((folder / "evidence.json").read_text())["units"]
+    spoken = [u for u in units if u["kind"] == "transcript"]
+    assert all(u["slide"] and re.fullmatch(r"t-\d\d:\d\d:\d\d(-\d+)?", u["id"]) for u in spoken)
 
 
 def test_bad_talks_fail_clearly_and_alone(batch):
@@ -118,6 +134,6 @@ def test_rerun_reuses_every_stage(batch):
     stages = {s["name"]: s["status"] for s in run_record(outputs, EXAMPLE.name)["stages"]}
     assert all(
         stages[name] == "cached"
-        for name in ("transcribe", "slides", "evidence", "outline", "draft")
+        for name in ("transcribe", "slides", "align", "evidence", "outline", "draft")
     )
     assert (outputs / EXAMPLE.name / "article.en.md").read_text() == before

@@ -1,14 +1,30 @@
-from pipeline.evidence import EvidenceOptions, build_evidence, timestamp
-from pipeline.schema import Deck, Segment, Slide, Transcript
+from pipeline.align import AlignOptions, build_timeline
+from pipeline.evidence import EvidenceOptions, build_evidence, speech_id, term_pattern, timestamp
+from pipeline.schema import Deck, Segment, Slide, Timeline, TimelineSpan, Transcript
+from pipeline.settings import DeckOptions
+from pipeline.slides import read_deck
 from pipeline.store import provenance
+from pipeline.text import estimate_tokens
+from pipeline.vocabulary import collect_terms
+from tests.helpers import EXAMPLE, talk_with, truth_transcript
 
 
-def transcript(*segments: tuple[float, float, str]) -> Transcript:
+def transcript(*segments: tuple[float, float, str], language: str = "en") -> Transcript:
     return Transcript(
-        language="en",
+        language=language,
         duration=4000.0,
         segments=[Segment(start=s, end=e, text=t) for s, e, t in segments],
         provenance=provenance("transcribe", {"a.wav": "00"}),
+    )
+
+
+def timeline(*spans: tuple[int, float, float]) -> Timeline:
+    return Timeline(
+        spans=[
+            TimelineSpan(slide=n, start=s, end=e, method="frame", confidence=1.0)
+            for n, s, e in spans
+        ],
+        provenance=provenance("align", {"a.wav": "00"}),
     )
 
 
@@ -16,41 +32,103 @@ DECK = Deck(
     sources=["d.pptx"],
     provenance=provenance("slides", {"d.pptx": "11"}),
     slides=[
-        Slide(index=1, title="Intro", text="a\nb", notes="say hi"),
+        Slide(
+            index=1, title="Intro", text="a\nb", notes="say hi", thumbnail="slides/slide-001.jpg"
+        ),
+        Slide(index=2, title="Old", text="hidden one", hidden=True),
+        Slide(index=3, scanned=True, images=1),
         Slide(index=12, title="", text=""),
     ],
 )
+OPTS = EvidenceOptions()
 
 
-def test_timestamps_switch_to_hours_after_an_hour():
+def test_citation_times_switch_to_hours_after_an_hour_and_ids_always_have_them():
     assert timestamp(75.9) == "01:15"
     assert timestamp(3725) == "1:02:05"
+    assert speech_id(75.9) == "t-00:01:15" and speech_id(3725) == "t-01:02:05"
 
 
-def test_speech_is_grouped_by_word_budget_with_time_ids():
-    words = " ".join(["w"] * 4)
-    spoken = transcript((0.0, 2.0, words), (2.0, 4.0, words), (61.5, 63.0, words))
-    units = build_evidence(spoken, None, EvidenceOptions(max_words=8)).units
-    assert [u.id for u in units] == ["t-00:00", "t-01:01"]
-    assert (units[0].start, units[0].end) == (0.0, 4.0)
+def test_speech_is_cut_at_sentence_ends_within_the_token_budget():
+    sentences = [f"Sentence {n} has exactly six words." for n in range(12)]
+    spoken = transcript(*[(n * 3.0, n * 3.0 + 3, s) for n, s in enumerate(sentences)])
+    units = build_evidence(spoken, None, None, [], EvidenceOptions(max_tokens=30)).units
+    assert len(units) > 2
+    assert all(u.text.endswith(".") and estimate_tokens(u.text) <= 30 for u in units)
+    assert " ".join(u.text for u in units) == " ".join(sentences)
+    assert units[0].id == "t-00:00:00" and units[1].start == units[0].end
+
+
+def test_chinese_speech_is_cut_at_chinese_sentence_ends():
+    spoken = transcript(
+        (0.0, 4.0, "我们先看问题。显存被缓存占满了。"),
+        (4.0, 8.0, "所以批量很小。分页解决了这个问题。"),
+        language="zh",
+    )
+    units = build_evidence(spoken, None, None, [], EvidenceOptions(max_tokens=10)).units
+    assert [u.text for u in units][:2] == ["我们先看问题。", "显存被缓存占满了。"]
+    assert all(u.text.endswith("。") for u in units)
+
+
+def test_units_never_span_a_slide_change_and_link_their_slide():
+    spoken = transcript((0, 4, "First point."), (4, 8, "Second point."), (9, 12, "Third one."))
+    shown = timeline((1, 0.0, 8.5), (3, 8.5, 20.0))
+    units = build_evidence(spoken, None, shown, [], OPTS).units
+    assert [(u.text, u.slide) for u in units] == [
+        ("First point. Second point.", 1),
+        ("Third one.", 3),
+    ]
 
 
 def test_units_starting_in_the_same_second_get_distinct_ids():
-    spoken = transcript((5.1, 5.5, "a b c d e f"), (5.6, 5.9, "g h i j k l"))
-    ids = [u.id for u in build_evidence(spoken, None, EvidenceOptions(max_words=6)).units]
-    assert ids == ["t-00:05", "t-00:05-2"]
+    spoken = transcript((5.1, 5.5, "a b c d e f."), (5.6, 5.9, "g h i j k l."))
+    units = build_evidence(spoken, None, None, [], EvidenceOptions(max_tokens=10)).units
+    assert [u.id for u in units] == ["t-00:00:05", "t-00:00:05-2"]
 
 
-def test_slides_and_notes_become_units_and_empty_slides_do_not():
-    units = build_evidence(transcript((0, 1, "hello")), DECK, EvidenceOptions()).units
+def test_slides_notes_and_scanned_pages_become_units_hidden_and_empty_do_not():
+    units = build_evidence(transcript((0, 1, "hello")), DECK, None, [], OPTS).units
     by_id = {u.id: u for u in units}
-    assert set(by_id) == {"t-00:00", "s-01", "n-01"}
-    assert by_id["s-01"].text == "Intro\na\nb" and by_id["n-01"].slide == 1
+    assert set(by_id) == {"t-00:00:00", "s-01", "n-01", "s-03"}
+    assert by_id["s-01"].text == "Intro\na\nb" and by_id["s-01"].image == "slides/slide-001.jpg"
+    assert by_id["n-01"].slide == 1
+    assert "without a text layer" in by_id["s-03"].text
+
+
+def test_glossary_records_where_each_term_is_first_said_or_shown():
+    spoken = transcript((0, 3, "Nothing yet."), (40, 44, "Then the kv cache fills up."))
+    terms = ["KV-cache", "Intro", "never"]
+    shown = timeline((1, 20.0, 30.0))
+    glossary = build_evidence(spoken, DECK, shown, terms, EvidenceOptions(max_tokens=8)).glossary
+    assert [(g.term, g.first_unit, g.first_time) for g in glossary] == [
+        ("KV-cache", "t-00:00:40", 40.0),
+        ("Intro", "s-01", 20.0),
+        ("never", None, None),
+    ]
+
+
+def test_terms_match_whole_words_only():
+    assert term_pattern("GPU").search("two GPUs") is None
+    assert term_pattern("GPU").search("the gpu is idle")
 
 
 def test_ids_and_content_are_identical_across_runs():
-    spoken = transcript((0, 3, "one two three"), (30, 33, "four five six"))
-    first = build_evidence(spoken, DECK, EvidenceOptions(max_words=5))
-    second = build_evidence(spoken, DECK, EvidenceOptions(max_words=5))
-    assert [u.id for u in first.units] == ["t-00:00", "t-00:30", "s-01", "n-01"]
+    spoken = transcript((0, 3, "one two three four five."), (30, 33, "six seven eight nine ten."))
+    first = build_evidence(spoken, DECK, None, ["six"], EvidenceOptions(max_tokens=8))
+    second = build_evidence(spoken, DECK, None, ["six"], EvidenceOptions(max_tokens=8))
+    assert [u.id for u in first.units] == ["t-00:00:00", "t-00:00:30", "s-01", "n-01", "s-03"]
     assert first == second
+
+
+def test_example_evidence_is_identical_across_two_full_runs(tmp_path):
+    """Deck pictures, frame timeline and evidence, each made twice from scratch."""
+    talk = talk_with(EXAMPLE / "talk.mp4", [EXAMPLE / "slides.pptx", EXAMPLE / "slides.pdf"])
+    runs = []
+    for name in ("a", "b"):
+        root = tmp_path / name
+        deck = read_deck(talk, DeckOptions(libreoffice=False), root / "slides")
+        shown = build_timeline(talk, truth_transcript(), deck, root, AlignOptions())
+        runs.append(build_evidence(truth_transcript(), deck, shown, collect_terms(deck, []), OPTS))
+    assert [u.id for u in runs[0].units] == [u.id for u in runs[1].units]
+    assert runs[0].model_dump(exclude={"provenance"}) == runs[1].model_dump(exclude={"provenance"})
+    assert {u.slide for u in runs[0].units if u.kind == "transcript"} == set(range(1, 7))

@@ -8,16 +8,26 @@ from pipeline.schema.base import Contract, Provenance
 
 
 class EvidenceUnit(Contract):
-    id: str = Field(description="stable id: t-MM:SS (speech), s-NN (slide), n-NN (notes)")
+    id: str = Field(description="stable id: t-HH:MM:SS (speech), s-NN (slide), n-NN (notes)")
     kind: Literal["transcript", "slide", "notes"]
     text: str
     start: float | None = Field(None, description="seconds; speech units only")
     end: float | None = None
-    slide: int | None = Field(None, description="slide number, for slide and notes units")
+    slide: int | None = Field(
+        None, description="the slide: on screen while this was said, or the slide itself"
+    )
+    image: str | None = Field(None, description="slide picture, relative to the talk's outputs")
+
+
+class GlossaryEntry(Contract):
+    term: str
+    first_unit: str | None = Field(None, description="id of the unit it first appears in")
+    first_time: float | None = Field(None, description="seconds; when it is first said or shown")
 
 
 class Evidence(Contract):
     units: list[EvidenceUnit]
+    glossary: list[GlossaryEntry] = Field(default_factory=list)
     provenance: Provenance
 
     def by_id(self) -> dict[str, EvidenceUnit]:

@@ -13,6 +13,7 @@ class StageRecord(Contract):
     status: Literal["done", "cached", "failed"]
     seconds: float
     error: StageError | None = None
+    warnings: list[str] = Field(default_factory=list, description="usable input with a flaw")
 
 
 class RunRecord(Contract):
