@@ -27,10 +27,11 @@ from pipeline.schema import (
     TimelineSpan,
     Transcript,
 )
+from pipeline.sentences import sentences
 from pipeline.store import provenance, sha256_file, sha256_model
 
 STAGE = "align"
-WORD = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
+WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)*")  # "kv-cache" is "kv", "cache": speech has no hyphens
 CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 STOPWORDS = set(STOPWORDS_EN) | set(STOPWORDS_CHINESE)
 
@@ -179,9 +180,9 @@ def _running_max(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def text_spans(
     transcript: Transcript, slides: list[Slide], opts: AlignOptions
 ) -> list[TimelineSpan]:
-    """Speech segments aligned to slide text in slide order; a span runs from its first
-    segment to the start of the next span, so pauses belong to the slide before them."""
-    segments = [s for s in transcript.segments if s.text.strip()]
+    """Spoken sentences aligned to slide text in slide order; a span runs from its first
+    sentence to the start of the next span, so pauses belong to the slide before them."""
+    segments = sentences(transcript)
     if not segments or not slides:
         return []
     scores = match_scores([s.text for s in segments], slides)

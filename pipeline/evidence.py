@@ -23,6 +23,7 @@ from pipeline.schema import (
     Timeline,
     Transcript,
 )
+from pipeline.sentences import sentences
 from pipeline.store import provenance, sha256_bytes, sha256_model
 from pipeline.text import estimate_tokens
 
@@ -92,11 +93,11 @@ class SpokenText:
 
 
 def by_slide(transcript: Transcript, timeline: Timeline | None) -> list[list[Segment]]:
-    """Consecutive segments said while the same slide was on screen: a unit never spans
+    """Consecutive sentences said while the same slide was on screen: a unit never spans
     a slide change, so its slide link is exact."""
     groups: list[list[Segment]] = []
     previous = object()
-    for segment in (s for s in transcript.segments if s.text.strip()):
+    for segment in sentences(transcript):
         middle = (segment.start + segment.end) / 2
         slide = timeline.slide_for(middle, middle) if timeline else None
         if groups and slide == previous:

@@ -1,0 +1,53 @@
+"""Transcript segments cut into sentences, timed by their words.
+
+Whisper segments can run 30 s and cross a slide change; alignment and evidence work on
+sentences so a change of slide can fall between them.
+"""
+
+import re
+
+from pipeline.schema import Segment, Transcript, Word
+
+ENDS = (".", "!", "?", "。", "！", "？")
+# After . ! ? a space must follow (so "2.2" and "vllm.ai" stay whole); Chinese marks need none.
+SPLIT = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+
+
+def split_segment(segment: Segment) -> list[Segment]:
+    parts = [p.strip() for p in SPLIT.split(segment.text.strip()) if p.strip()]
+    if len(parts) < 2:
+        return [segment]
+    bounds = _word_bounds(segment.words, len(parts)) or _char_bounds(segment, parts)
+    starts = [segment.start, *(start for _, start in bounds)]
+    ends = [*(end for end, _ in bounds), segment.end]
+    return [
+        Segment(start=start, end=max(end, start), text=text)
+        for start, end, text in zip(starts, ends, parts, strict=True)
+    ]
+
+
+def _word_bounds(words: list[Word], parts: int) -> list[tuple[float, float]] | None:
+    """(end of sentence, start of next) at each sentence-ending word, when the words end
+    sentences where the text does (corrections change words, not punctuation)."""
+    enders = [i for i, w in enumerate(words) if w.text.strip().endswith(ENDS)]
+    if len(enders) not in (parts - 1, parts) or (enders and enders[parts - 2] + 1 >= len(words)):
+        return None
+    return [(words[i].end, words[i + 1].start) for i in enders[: parts - 1]]
+
+
+def _char_bounds(segment: Segment, parts: list[str]) -> list[tuple[float, float]]:
+    """Without usable word times: by each sentence's share of the characters."""
+    total = sum(len(p) for p in parts)
+    duration = segment.end - segment.start
+    bounds, done = [], 0
+    for part in parts[:-1]:
+        done += len(part)
+        at = round(segment.start + duration * done / total, 3)
+        bounds.append((at, at))
+    return bounds
+
+
+def sentences(transcript: Transcript) -> list[Segment]:
+    return [
+        s for segment in transcript.segments if segment.text.strip() for s in split_segment(segment)
+    ]
