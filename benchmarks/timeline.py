@@ -1,6 +1,6 @@
 """Timeline and deck benchmark: slide accuracy of both alignment paths, deck speed.
 
-    .venv/bin/python benchmarks/timeline.py
+    .venv/bin/python -m benchmarks.timeline      (from the project root: it uses tests/)
 
 - frame_accuracy / text_accuracy: share of the example talk's speech time that the
   timeline puts on the slide truly on screen (ground truth written by
@@ -8,6 +8,8 @@
   same talk with the video ignored.
 - pages_per_s: deck extraction with slide pictures on the real decks in
   ../shared/fixtures/real (falling back to the copies in tests/data).
+- frame_accuracy_pip_real_deck: the frame path on a real 23-page deck shown at 75% size
+  beside a speaker box, with camera shots between (made by tests/videos.py).
 - frames_x_realtime: frame sampling speed on a 30 fps 720p video made here from the
   example's pages (the example itself is 2 fps, which flatters decoding).
 
@@ -19,39 +21,23 @@ import tempfile
 import time
 from pathlib import Path
 
-import av
-import numpy as np
-from PIL import Image
-
-from pipeline.align import AlignOptions, build_timeline
+from pipeline.align import build_timeline, frame_path
 from pipeline.frames import sample_frames
 from pipeline.ingest import ingest
 from pipeline.models import resolve_whisper
 from pipeline.schema import TalkInputs
-from pipeline.settings import DeckOptions, Settings, WhisperOptions
+from pipeline.settings import AlignOptions, DeckOptions, Settings, WhisperOptions
 from pipeline.slides import read_deck
 from pipeline.transcribe import transcribe
 from pipeline.vocabulary import collect_terms
+from tests.helpers import share_on_right_slide
+from tests.videos import share_right, slide_video
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 SHARED = ROOT.parent / "shared" / "fixtures" / "real"
 EXAMPLE = ROOT / "inputs" / "examples" / "kv-cache-serving"
-TRUTH = json.loads((DATA / "kv-cache-serving.truth.json").read_text())
 ROUNDS = 3
-
-
-def share_on_right_slide(spans) -> float:
-    right = total = 0.0
-    for slide in TRUTH["slides"]:
-        start, end = slide["speech_start"], slide["speech_end"]
-        total += end - start
-        right += sum(
-            max(0.0, min(end, s.end) - max(start, s.start))
-            for s in spans
-            if s.slide == slide["index"]
-        )
-    return right / total
 
 
 def real_decks() -> list[Path]:
@@ -80,23 +66,16 @@ def deck_speed(work: Path) -> tuple[float, dict]:
     return pages / seconds, per_deck
 
 
-def video_30fps(work: Path, pictures: list[Path], seconds_each: float = 10.0) -> Path:
-    """A 720p 30 fps h264 video showing each picture for `seconds_each`, with light noise
-    so the encoder cannot skip frames."""
-    path = work / "talk30.mp4"
-    rng = np.random.default_rng(0)
-    with av.open(str(path), "w") as container:
-        stream = container.add_stream("libx264", rate=30)
-        stream.width, stream.height, stream.pix_fmt = 1280, 720, "yuv420p"
-        for picture in pictures:
-            base = np.asarray(Image.open(picture).convert("RGB").resize((1280, 720)), np.int16)
-            for _ in range(int(30 * seconds_each)):
-                noisy = np.clip(base + rng.integers(-3, 4, base.shape), 0, 255).astype(np.uint8)
-                for packet in stream.encode(av.VideoFrame.from_ndarray(noisy, format="rgb24")):
-                    container.mux(packet)
-        for packet in stream.encode():
-            container.mux(packet)
-    return path
+def pip_accuracy(work: Path) -> float:
+    """Frame path on a real deck (sglang-router: one template, animation builds) shown
+    beside a speaker box with camera shots between: tests/videos.py."""
+    source = DATA / "sglang-router.pdf"
+    talk = TalkInputs(slug="b", folder=DATA, media=source, decks=[source])
+    deck = read_deck(talk, DeckOptions(libreoffice=False), work / "pip")
+    video = work / "pip.mp4"
+    truth = slide_video(video, [work / s.thumbnail for s in deck.slides], 8.0, 5, pip=True)
+    spans, _ = frame_path(video, deck.slides, work, truth[-1][2], AlignOptions())
+    return share_right(truth, spans)
 
 
 def main() -> None:
@@ -115,11 +94,13 @@ def main() -> None:
         print("frame path:", *[f"{s.slide}@{s.start:.0f}-{s.end:.0f}" for s in with_video.spans])
         print("text path: ", *[f"{s.slide}@{s.start:.0f}-{s.end:.0f}" for s in text_only.spans])
 
-        video = video_30fps(work, [work / s.thumbnail for s in deck.slides])
+        video = work / "talk30.mp4"
+        truth = slide_video(video, [work / s.thumbnail for s in deck.slides], 10.0, 30)
         started = time.perf_counter()
         times, _ = sample_frames(video, 1.0)
         sampling = time.perf_counter() - started
-        video_seconds = 10.0 * len(deck.slides)
+        video_seconds = truth[-1][2]
+        pip = pip_accuracy(work)
 
         pages_per_s, per_deck = deck_speed(work)
     for name, row in per_deck.items():
@@ -129,6 +110,7 @@ def main() -> None:
             {
                 "frame_accuracy": round(share_on_right_slide(with_video.spans), 4),
                 "text_accuracy": round(share_on_right_slide(text_only.spans), 4),
+                "frame_accuracy_pip_real_deck": round(pip, 4),
                 "pages_per_s": round(pages_per_s, 2),
                 "timeline_seconds_example": round(frame_seconds, 3),
                 "frames_x_realtime_30fps_720p": round(video_seconds / sampling, 1),

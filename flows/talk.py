@@ -27,9 +27,9 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
             transcript = tasks.transcribe_task(talk, deck, settings, store, state)
         timeline = None  # without one, evidence has no slide links
         with log.stage("align", fatal=False) as state:
-            timeline = tasks.align_task(talk, transcript, deck, store, state)
+            timeline = tasks.align_task(talk, transcript, deck, settings, store, state)
         with log.stage("evidence") as state:
-            units = tasks.evidence_task(talk, transcript, deck, timeline, store, state)
+            units = tasks.evidence_task(talk, transcript, deck, timeline, settings, store, state)
         with log.stage("outline") as state:
             plan = tasks.outline_task(units, talk, settings, llm, store, state)
         with log.stage("draft") as state:

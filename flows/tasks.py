@@ -98,9 +98,14 @@ def slides_task(talk: TalkInputs, settings: Settings, store: TalkStore, state: d
 
 @stage_task
 def align_task(
-    talk: TalkInputs, transcript: Transcript, deck: Deck | None, store: TalkStore, state: dict
+    talk: TalkInputs,
+    transcript: Transcript,
+    deck: Deck | None,
+    settings: Settings,
+    store: TalkStore,
+    state: dict,
 ) -> Timeline:
-    opts = align.AlignOptions()
+    opts = settings.align
     key = align.timeline_provenance(talk, transcript, deck, opts).key
     result = reused(store, state, "timeline.json", Timeline, key)
     if result is None:
@@ -117,10 +122,11 @@ def evidence_task(
     transcript: Transcript,
     deck: Deck | None,
     timeline: Timeline | None,
+    settings: Settings,
     store: TalkStore,
     state: dict,
 ) -> Evidence:
-    opts = evidence.EvidenceOptions()
+    opts = settings.evidence
     terms = collect_terms(deck, talk.meta.glossary)
     key = evidence.evidence_provenance(transcript, deck, timeline, terms, opts).key
     if cached := reused(store, state, "evidence.json", Evidence, key):

@@ -14,11 +14,10 @@ import av
 import bm25s
 import numpy as np
 from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN
-from pydantic import Field
+from PIL import Image
 
 from pipeline import frames
 from pipeline.schema import (
-    Contract,
     Deck,
     Provenance,
     Slide,
@@ -28,25 +27,13 @@ from pipeline.schema import (
     Transcript,
 )
 from pipeline.sentences import sentences
+from pipeline.settings import AlignOptions
 from pipeline.store import provenance, sha256_file, sha256_model
 
 STAGE = "align"
 WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)*")  # "kv-cache" is "kv", "cache": speech has no hyphens
 CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 STOPWORDS = set(STOPWORDS_EN) | set(STOPWORDS_CHINESE)
-
-
-class AlignOptions(Contract):
-    frame_interval_s: float = Field(1.0, gt=0, description="one video frame per interval")
-    min_similarity: float = Field(
-        0.6, ge=-1, le=1, description="below this a frame matches no slide"
-    )
-    clear_margin: float = Field(
-        0.1, gt=0, description="a best match this far above the runner-up is fully confident"
-    )
-    switch_penalty: float = Field(
-        0.5, ge=0, description="text path: cost of moving to another slide, in match scores"
-    )
 
 
 def timeline_provenance(
@@ -238,17 +225,28 @@ def frame_path(
     progress: Callable[[float, float], None] | None = None,
 ) -> tuple[list[TimelineSpan], int]:
     """Spans from video frames matched to slide pictures, and how many frames were sampled."""
-    times, signatures = frames.sample_frames(media, opts.frame_interval_s, progress)
+    times, grey = frames.sample_frames(media, opts.frame_interval_s, progress)
     if not times:
         return [], 0
-    pictures = frames.picture_signatures([pictures_root / s.thumbnail for s in pictured])
-    matches = frame_matches(
-        frames.similarities(signatures, pictures),
-        frames.distinctive_similarities(signatures, pictures),
-        [s.index for s in pictured],
-        opts,
-    )
+    paths = [pictures_root / s.thumbnail for s in pictured]
+    pictures = frames.picture_signatures(paths)
+    with Image.open(paths[0]) as first:
+        aspect = first.width / first.height
+    layouts = [None, *frames.find_layouts(grey, pictures, aspect, opts.min_similarity)]
+    whole, distinct = best_layout([frames.frame_signatures(grey, box) for box in layouts], pictures)
+    matches = frame_matches(whole, distinct, [s.index for s in pictured], opts)
     return frame_spans(times, matches, end), len(times)
+
+
+def best_layout(
+    signatures: list[np.ndarray], pictures: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per frame, the similarities seen through the layout where some slide fits best."""
+    whole = np.stack([frames.similarities(s, pictures) for s in signatures])
+    distinct = np.stack([frames.distinctive_similarities(s, pictures) for s in signatures])
+    chosen = whole.max(axis=2).argmax(axis=0)  # (frames,)
+    rows = np.arange(whole.shape[1])
+    return whole[chosen, rows], distinct[chosen, rows]
 
 
 def build_timeline(

@@ -9,10 +9,8 @@ import bisect
 import re
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
-from pydantic import Field
 
 from pipeline.schema import (
-    Contract,
     Deck,
     Evidence,
     EvidenceUnit,
@@ -24,6 +22,7 @@ from pipeline.schema import (
     Transcript,
 )
 from pipeline.sentences import sentences
+from pipeline.settings import EvidenceOptions
 from pipeline.store import provenance, sha256_bytes, sha256_model
 from pipeline.text import estimate_tokens
 
@@ -32,10 +31,6 @@ STAGE = "evidence"
 # mid-sentence only when one sentence alone is over the budget.
 SEPARATORS = ["\n\n", "\n", "。", "！", "？", ". ", "? ", "! ", "；", "; ", "，", ", ", " ", ""]
 CJK_LANGUAGES = {"zh", "ja", "yue"}
-
-
-class EvidenceOptions(Contract):
-    max_tokens: int = Field(80, ge=8, description="speech unit size budget (estimated tokens)")
 
 
 def evidence_provenance(

@@ -3,8 +3,13 @@
 Both sides are cut to their content (letterbox bars removed), shrunk to the same small
 grid and standardised, so the similarity is a Pearson correlation in [-1, 1]: it does
 not care about brightness, contrast or the video's resolution.
+
+Conference recordings often show the slide in part of the frame, beside the speaker's
+camera. `find_layouts` searches a sample of frames for the boxes the slides sit in, and
+frames are then compared through those boxes as well as whole.
 """
 
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -59,13 +64,13 @@ def has_video(media: Path) -> bool:
 
 def sample_frames(
     media: Path, interval_s: float, progress: Callable[[float, float], None] | None = None
-) -> tuple[list[float], np.ndarray]:
-    """One frame signature every `interval_s` seconds: (times, signatures)."""
-    times, rows = [], []
+) -> tuple[list[float], list[Image.Image]]:
+    """One small grey frame (DECODE_WIDTH wide) every `interval_s` seconds."""
+    times, grey = [], []
     with av.open(str(media)) as container:
         stream = video_stream(container)
         if stream is None:
-            return times, picture_signatures([])
+            return times, grey
         stream.thread_type = "AUTO"
         duration = float(container.duration or 0) / av.time_base
         height = max(2, round(DECODE_WIDTH * stream.height / max(stream.width, 1)) // 2 * 2)
@@ -73,13 +78,13 @@ def sample_frames(
         for frame in container.decode(stream):
             if frame.time is None or frame.time < due:
                 continue
-            small = frame.reformat(width=DECODE_WIDTH, height=height, format="rgb24")
+            small = frame.reformat(width=DECODE_WIDTH, height=height, format="gray")
             times.append(float(frame.time))
-            rows.append(signature(small.to_image()))
+            grey.append(Image.fromarray(small.to_ndarray()))  # to_image() would make RGB
             due = frame.time + interval_s
             if progress:
                 progress(frame.time, duration)
-    return times, np.stack(rows) if rows else picture_signatures([])
+    return times, grey
 
 
 def similarities(frames: np.ndarray, pictures: np.ndarray) -> np.ndarray:
@@ -99,3 +104,73 @@ def distinctive_similarities(frames: np.ndarray, pictures: np.ndarray) -> np.nda
         return similarities(frames, pictures)
     template = pictures.mean(axis=0)
     return similarities(standardised(frames - template), standardised(pictures - template))
+
+
+Box = tuple[int, int, int, int]  # left, top, right, bottom in sampled-frame pixels
+SCALES = (1.0, 0.9, 0.8, 0.75, 0.7, 0.65, 0.6, 0.5, 0.4)  # slide width / largest fit
+STEP = 8  # pixels between candidate positions in a DECODE_WIDTH-wide frame
+PROBES = 24  # frames searched for layouts
+
+
+def frame_signatures(frames: list[Image.Image], box: Box | None = None) -> np.ndarray:
+    if not frames:
+        return np.zeros((0, GRID[0] * GRID[1]), np.float32)
+    return np.stack([signature(f.crop(box) if box else f) for f in frames])
+
+
+def candidate_boxes(size: tuple[int, int], aspect: float) -> list[Box]:
+    """Boxes of the slides' aspect ratio at several sizes and positions in the frame."""
+    width, height = size
+    fit_w = min(width, height * aspect)
+    boxes = []
+    for scale in SCALES:
+        w, h = round(fit_w * scale), round(fit_w * scale / aspect)
+        xs = sorted({*range(0, width - w + 1, STEP), width - w})
+        ys = sorted({*range(0, height - h + 1, STEP), height - h})
+        boxes += [(x, y, x + w, y + h) for x in xs for y in ys]
+    return boxes
+
+
+def find_layouts(
+    frames: list[Image.Image],
+    pictures: np.ndarray,
+    aspect: float,
+    min_similarity: float,
+    most: int = 2,
+) -> list[Box]:
+    """The boxes the slides are shown in: for a sample of frames, the box whose content is
+    most like some slide; the `most` boxes best for most frames, whole frame excluded."""
+    probes = frames[:: max(1, len(frames) // PROBES)][:PROBES]
+    if not probes or not len(pictures):
+        return []
+    boxes = candidate_boxes(probes[0].size, aspect)
+    scores = np.stack(
+        [similarities(frame_signatures(probes, box), pictures).max(axis=1) for box in boxes]
+    )
+    best = scores.argmax(axis=0)
+    good = scores.max(axis=0) >= min_similarity / 2  # a rough box still looks half right
+    winners = Counter(int(b) for b in best[good])
+    whole = (0, 0, *probes[0].size)
+    chosen = [b for b, _ in winners.most_common(most + 1) if boxes[b] != whole][:most]
+    return [refine(boxes[b], [p for p, w in zip(probes, best, strict=True) if w == b], pictures)
+            for b in chosen]  # fmt: skip
+
+
+def refine(box: Box, probes: list[Image.Image], pictures: np.ndarray) -> Box:
+    """The coarse box nudged a few pixels in position and size to fit the slides best."""
+    aspect = (box[2] - box[0]) / (box[3] - box[1])
+    width, height = probes[0].size
+    nudges = (-STEP // 2, -STEP // 4, 0, STEP // 4, STEP // 2)
+    candidates = []
+    for grow in nudges:
+        w = box[2] - box[0] + grow
+        h = round(w / aspect)
+        for dx in nudges:
+            for dy in nudges:
+                x, y = box[0] + dx - grow // 2, box[1] + dy - grow // 2
+                if x >= 0 and y >= 0 and x + w <= width and y + h <= height:
+                    candidates.append((x, y, x + w, y + h))
+    fit = [
+        similarities(frame_signatures(probes, c), pictures).max(axis=1).mean() for c in candidates
+    ]
+    return candidates[int(np.argmax(fit))]

@@ -92,6 +92,35 @@ class DeckOptions(BaseSettings):
     libreoffice_timeout_s: float = Field(180.0, gt=0)
 
 
+class AlignOptions(BaseSettings):
+    """The timeline: video frames matched to slide pictures, else speech to slide text."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TALK2ARTICLE_ALIGN_", env_file=".env", extra="ignore"
+    )
+
+    frame_interval_s: float = Field(1.0, gt=0, description="One video frame per interval.")
+    min_similarity: float = Field(
+        0.6, ge=-1, le=1, description="Below this correlation a frame matches no slide."
+    )
+    clear_margin: float = Field(
+        0.1, gt=0, description="A best match this far above the runner-up is fully confident."
+    )
+    switch_penalty: float = Field(
+        0.5, ge=0, description="Text path: cost of moving to another slide, in match scores."
+    )
+
+
+class EvidenceOptions(BaseSettings):
+    """Evidence units."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TALK2ARTICLE_EVIDENCE_", env_file=".env", extra="ignore"
+    )
+
+    max_tokens: int = Field(80, ge=8, description="Speech unit budget (estimated tokens).")
+
+
 class Settings(BaseSettings):
     """Top-level settings; stage options are nested so each stage sees only its own."""
 
@@ -107,3 +136,5 @@ class Settings(BaseSettings):
     llm: LLMOptions = Field(default_factory=LLMOptions)
     llama: EmbeddedLLMOptions = Field(default_factory=EmbeddedLLMOptions)
     deck: DeckOptions = Field(default_factory=DeckOptions)
+    align: AlignOptions = Field(default_factory=AlignOptions)
+    evidence: EvidenceOptions = Field(default_factory=EvidenceOptions)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pipeline.schema import Segment, TalkInputs, TalkMeta, TimelineSpan, Transcript
 from pipeline.store import provenance
+from tests.videos import share_right
 
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).resolve().parents[1]
@@ -47,11 +48,5 @@ def truth_transcript() -> Transcript:
 
 def share_on_right_slide(spans: list[TimelineSpan]) -> float:
     """Share of the example's speech time whose timeline slide is the one truly shown."""
-    right = total = 0.0
-    for slide in example_truth()["slides"]:
-        start, end = slide["speech_start"], slide["speech_end"]
-        total += end - start
-        for span in spans:
-            if span.slide == slide["index"]:
-                right += max(0.0, min(end, span.end) - max(start, span.start))
-    return right / total
+    truth = [(s["index"], s["speech_start"], s["speech_end"]) for s in example_truth()["slides"]]
+    return share_right(truth, spans)

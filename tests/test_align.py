@@ -4,19 +4,20 @@ import pytest
 
 from pipeline import frames
 from pipeline.align import (
-    AlignOptions,
     build_timeline,
     fill_gaps,
     frame_matches,
+    frame_path,
     monotonic_path,
     text_spans,
     tokens,
 )
 from pipeline.schema import Segment, Slide, TimelineSpan, Transcript
-from pipeline.settings import DeckOptions
+from pipeline.settings import AlignOptions, DeckOptions
 from pipeline.slides import read_deck
 from pipeline.store import provenance
 from tests.helpers import DATA, EXAMPLE, share_on_right_slide, talk_with, truth_transcript
+from tests.videos import share_right, slide_video
 
 OPTS = AlignOptions()
 
@@ -121,3 +122,20 @@ def test_unreadable_video_frames_fall_back_to_text_with_a_warning(example_deck, 
     timeline = build_timeline(talk_with(EXAMPLE / "talk.mp4"), truth_transcript(), deck, root, OPTS)
     assert "talk.mp4: video frames unreadable" in timeline.warnings[0]
     assert {s.method for s in timeline.spans} == {"text"}
+
+
+def test_slides_beside_the_speaker_are_found_in_a_real_deck(tmp_path):
+    """A real deck of one template with animation builds, shown at 75% size beside a
+    camera box, with full-frame camera shots between: the layout is found, the camera
+    matches no slide, and every slide is placed."""
+    source = DATA / "sglang-router.pdf"
+    deck = read_deck(talk_with(source, [source]), DeckOptions(libreoffice=False), tmp_path / "s")
+    shown = deck.slides[8:16]  # "Constructing/Evicting Approximate Tree": builds of one picture
+    truth = slide_video(tmp_path / "v.mp4", [tmp_path / s.thumbnail for s in shown], 4.0, 2, True)
+    spans, sampled = frame_path(tmp_path / "v.mp4", shown, tmp_path, truth[-1][2], OPTS)
+    truth = [(shown[n - 1].index, start, end) for n, start, end in truth]
+    assert share_right(truth, spans) >= 0.9
+    gaps = zip(truth, truth[1:], strict=False)
+    cameras = [(end, start) for (_, _, end), (_, start, _) in gaps if start > end]
+    assert cameras  # the camera shots: no slide span may cover one
+    assert not any(s.start < b and s.end > a + 1 for a, b in cameras for s in spans)

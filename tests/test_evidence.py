@@ -1,7 +1,7 @@
-from pipeline.align import AlignOptions, build_timeline
-from pipeline.evidence import EvidenceOptions, build_evidence, speech_id, term_pattern, timestamp
+from pipeline.align import build_timeline
+from pipeline.evidence import build_evidence, speech_id, term_pattern, timestamp
 from pipeline.schema import Deck, Segment, Slide, Timeline, TimelineSpan, Transcript
-from pipeline.settings import DeckOptions
+from pipeline.settings import AlignOptions, DeckOptions, EvidenceOptions
 from pipeline.slides import read_deck
 from pipeline.store import provenance
 from pipeline.text import estimate_tokens

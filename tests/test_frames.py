@@ -3,6 +3,8 @@ from PIL import Image, ImageDraw
 
 from pipeline.frames import (
     distinctive_similarities,
+    find_layouts,
+    frame_signatures,
     has_video,
     picture_signatures,
     sample_frames,
@@ -15,7 +17,8 @@ from tests.helpers import DATA, EXAMPLE
 def slide_picture(text: str, size=(640, 360)) -> Image.Image:
     picture = Image.new("RGB", size, "white")
     draw = ImageDraw.Draw(picture)
-    draw.rectangle((40, 30, 600, 80), fill=(30, 60, 160))
+    draw.rectangle((40, 30, 600, 80), fill=(30, 60, 160))  # title bar
+    draw.rectangle((0, 330, 640, 360), fill=(200, 120, 0))  # footer: the slide's extent
     draw.text((60, 120), text, fill="black", font_size=40)
     return picture
 
@@ -41,12 +44,32 @@ def test_video_detection():
     assert not has_video(DATA / "jfk.flac")
 
 
-def test_frames_of_the_example_match_its_rendered_pages(tmp_path):
-    times, frames = sample_frames(EXAMPLE / "talk.mp4", 10.0)
+def test_frames_are_sampled_small_and_grey_at_the_interval(tmp_path):
+    times, grey = sample_frames(EXAMPLE / "talk.mp4", 10.0)
     assert times[:3] == [0.0, 10.0, 20.0] and len(times) == 11
+    assert grey[0].mode == "L" and grey[0].width == 256
     paths = []
     for number in range(2):
         picture = tmp_path / f"{number}.png"
         slide_picture(f"slide {number}").save(picture)
         paths.append(picture)
-    assert similarities(frames, picture_signatures(paths)).shape == (11, 2)
+    assert similarities(frame_signatures(grey), picture_signatures(paths)).shape == (11, 2)
+
+
+def test_layout_search_finds_a_slide_shown_beside_the_speaker():
+    slides = [slide_picture(f"Slide {n}") for n in range(3)]
+    frame = Image.new("L", (256, 144), 70)
+    frame.paste(slides[1].convert("L").resize((192, 108)), (6, 20))
+    pictures = np.stack([signature(s) for s in slides])
+    (box,) = find_layouts([frame] * 4, pictures, 16 / 9, 0.6)
+    assert overlap(box, (6, 20, 198, 128)) > 0.85
+    seen = similarities(frame_signatures([frame], box), pictures)[0]
+    assert seen.argmax() == 1 and seen[1] > 0.9
+
+
+def overlap(a, b) -> float:
+    """Intersection over union of two boxes."""
+    w = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1])
+    return w * h / (area - w * h)

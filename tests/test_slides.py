@@ -109,3 +109,9 @@ def test_real_deck_read_twice_is_identical(tmp_path):
     second = deck_of(tmp_path / "b", [DATA / "sglang-router.pdf"])
     assert first.model_dump(exclude={"provenance"}) == second.model_dump(exclude={"provenance"})
     assert len(first.slides) == 23 and first.thumbnails == "pdf"
+
+
+def test_pptx_without_slides_is_an_error(tmp_path):
+    empty = pptx_with_slides(tmp_path / "empty.pptx", [])
+    with pytest.raises(StageFailure, match="no slides"):
+        deck_of(tmp_path, [empty])
