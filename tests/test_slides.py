@@ -2,7 +2,9 @@ import os
 import stat
 
 import pytest
+from PIL import Image
 
+from pipeline.deck_pptx import libreoffice
 from pipeline.errors import StageFailure
 from pipeline.settings import DeckOptions
 from pipeline.slides import read_deck
@@ -115,3 +117,14 @@ def test_pptx_without_slides_is_an_error(tmp_path):
     empty = pptx_with_slides(tmp_path / "empty.pptx", [])
     with pytest.raises(StageFailure, match="no slides"):
         deck_of(tmp_path, [empty])
+
+
+@pytest.mark.skipif(
+    libreoffice() is None, reason="LibreOffice is not installed (.ci/run installs it)"
+)
+def test_real_libreoffice_renders_a_real_pptx(tmp_path):
+    deck = deck_of(tmp_path, [DATA / "powerpoint_sample.pptx"], DeckOptions())
+    assert deck.thumbnails == "libreoffice" and not deck.warnings
+    for slide in deck.slides:
+        with Image.open(tmp_path / slide.thumbnail) as picture:
+            assert picture.width == 960 and picture.getextrema()[0][0] < 100  # not blank
