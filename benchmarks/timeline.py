@@ -7,7 +7,8 @@
   scripts/make_example_talk.py), with a real Whisper transcript. The text path is the
   same talk with the video ignored.
 - pages_per_s: deck extraction with slide pictures on the real decks in
-  ../shared/fixtures/real (falling back to the copies in tests/data).
+  ../shared/fixtures/real (falling back to the copies in tests/data), default settings:
+  a PPTX alone is rendered by LibreOffice when it is installed.
 - frame_accuracy_pip_real_deck: the frame path on a real 23-page deck shown at 75% size
   beside a speaker box, with camera shots between (made by tests/videos.py).
 - frames_x_realtime: frame sampling speed on a 30 fps 720p video made here from the
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 
 from pipeline.align import build_timeline, frame_path
+from pipeline.deck_pptx import libreoffice
 from pipeline.frames import sample_frames
 from pipeline.ingest import ingest
 from pipeline.models import resolve_whisper
@@ -53,7 +55,7 @@ def deck_speed(work: Path) -> tuple[float, dict]:
         best = float("inf")
         for n in range(ROUNDS):
             started = time.perf_counter()
-            deck = read_deck(talk, DeckOptions(libreoffice=False), work / f"{path.stem}-{n}")
+            deck = read_deck(talk, DeckOptions(), work / f"{path.stem}-{n}")
             best = min(best, time.perf_counter() - started)
         pictured = sum(1 for s in deck.slides if s.thumbnail)
         pages += len(deck.slides)
@@ -116,6 +118,7 @@ def main() -> None:
                 "frames_x_realtime_30fps_720p": round(video_seconds / sampling, 1),
                 "frames_sampled_30fps": len(times),
                 "decks": len(per_deck),
+                "libreoffice": libreoffice() is not None,
             }
         )
     )
