@@ -24,17 +24,12 @@ MB = 1024 * 1024
 SMALL_MEMBER = MB  # members below this may compress as well as they like (XML does)
 
 
-def check_archive(path: Path, max_bytes: int, max_unpacked: int, max_ratio: float) -> None:
-    """Refuse a deck that is too big, encrypted, not a zip, or would unpack too far.
+def check_archive(path: Path, max_unpacked: int, max_ratio: float) -> None:
+    """Refuse a PPTX that is encrypted, not a zip, or would unpack too far.
 
     zipfile reads at most each member's declared size, so checking the declared sizes
     bounds what python-pptx can unpack later.
     """
-    size = path.stat().st_size
-    if size > max_bytes:
-        raise StageFailure(
-            STAGE, f"PPTX is {size / MB:.0f} MB, over the {max_bytes / MB:.0f} MB limit", path
-        )
     with path.open("rb") as handle:
         if handle.read(len(OLE_MAGIC)) == OLE_MAGIC:
             raise StageFailure(

@@ -78,9 +78,7 @@ def check_size(path: Path, opts: DeckOptions) -> None:
 
 def read_pptx_checked(path: Path, opts: DeckOptions) -> list[Slide]:
     check_size(path, opts)
-    deck_pptx.check_archive(
-        path, int(opts.max_mb * MB), int(opts.max_unpacked_mb * MB), opts.max_ratio
-    )
+    deck_pptx.check_archive(path, int(opts.max_unpacked_mb * MB), opts.max_ratio)
     slides = deck_pptx.read_pptx(path)
     if not slides:
         raise StageFailure(STAGE, "deck has no slides", path)
@@ -99,51 +97,42 @@ def scanned_warning(slides: list[Slide], source: str) -> list[str]:
 
 def read_deck(talk: TalkInputs, opts: DeckOptions, pictures_dir: Path) -> Deck:
     """Every deck of the talk as one Deck; slide pictures are written to `pictures_dir`."""
-    pptx = [p for p in talk.decks if p.suffix.lower() == ".pptx"]
-    pdf = [p for p in talk.decks if p.suffix.lower() == ".pdf"]
-    warnings = [f"{p.name} ignored: one deck per format is read" for p in pptx[1:] + pdf[1:]]
-    password = talk.meta.deck_password
+    pptx = [p for p in talk.decks if p.suffix.lower() == ".pptx"][:1]
+    pdf = [p for p in talk.decks if p.suffix.lower() == ".pdf"][:1]
+    warnings = [
+        f"{p.name} ignored: one deck per format is read" for p in talk.decks if p not in pptx + pdf
+    ]
     slides: list[Slide] = []
-    used = []
     if pptx:
         try:
             slides = read_pptx_checked(pptx[0], opts)
-            used.append(pptx[0].name)
         except StageFailure as err:
             if not pdf:
                 raise
             warnings.append(f"{err}; the PDF is used instead")
+    used = pptx if slides else []
     with tempfile.TemporaryDirectory(prefix="talk2article-deck-") as tmp:
-        picture_pdf, origin = None, "none"
-        if pdf:
-            picture_pdf, origin = pdf[0], "pdf"
-            check_size(picture_pdf, opts)
-        elif slides and uses_libreoffice(talk, opts):
-            try:
-                picture_pdf = deck_pptx.convert_to_pdf(
-                    pptx[0], Path(tmp), opts.libreoffice_timeout_s
-                )
-                origin = "libreoffice"
-            except StageFailure as err:
-                warnings.append(f"{err}; no slide pictures")
-        pages = _read_pdf_pages(picture_pdf, password, bool(slides), warnings)
-        if pages and origin == "pdf":
-            used.append(picture_pdf.name)
-        if not slides:
+        source, origin = pdf[0] if pdf else None, "pdf"
+        if slides and not pdf and uses_libreoffice(talk, opts):
+            source, origin = _libreoffice_pdf(pptx[0], Path(tmp), opts, warnings), "libreoffice"
+        pages = _read_pdf_pages(source, talk.meta.deck_password, opts, bool(slides), warnings)
+        if not slides:  # the PDF alone
             slides = pages
-            warnings += scanned_warning(slides, picture_pdf.name)
-            if not slides:
-                raise StageFailure(STAGE, "deck has no pages", picture_pdf)
-        label = picture_pdf.name if origin == "pdf" else "LibreOffice's PDF"
-        pairing = pair_pages(slides, len(pages), label, warnings) if pages else {}
+            warnings += scanned_warning(slides, source.name)
+        if pages and origin == "pdf":
+            used = [*used, source]
+        pairing = {}
+        if pages:
+            label = source.name if origin == "pdf" else "LibreOffice's PDF"
+            pairing = pair_pages(slides, len(pages), label, warnings)
         slides = fill_from_pdf(slides, pages, pairing)
         pictures = {}
         if pairing:
             pictures = deck_pdf.render_pages(
-                picture_pdf, pairing, pictures_dir, opts.thumbnail_width, password
+                source, pairing, pictures_dir, opts.thumbnail_width, talk.meta.deck_password
             )
     return Deck(
-        sources=used,
+        sources=[p.name for p in used],
         slides=[s.model_copy(update={"thumbnail": pictures.get(s.index)}) for s in slides],
         thumbnails=origin if pictures else "none",
         warnings=warnings,
@@ -151,13 +140,26 @@ def read_deck(talk: TalkInputs, opts: DeckOptions, pictures_dir: Path) -> Deck:
     )
 
 
+def _libreoffice_pdf(pptx: Path, tmp: Path, opts: DeckOptions, warnings: list[str]) -> Path | None:
+    try:
+        return deck_pptx.convert_to_pdf(pptx, tmp, opts.libreoffice_timeout_s)
+    except StageFailure as err:
+        warnings.append(f"{err}; no slide pictures")
+        return None
+
+
 def _read_pdf_pages(
-    path: Path | None, password: str | None, has_pptx: bool, warnings: list[str]
+    path: Path | None,
+    password: str | None,
+    opts: DeckOptions,
+    has_pptx: bool,
+    warnings: list[str],
 ) -> list[Slide]:
-    """The PDF's pages; with a readable PPTX a bad PDF is only a warning."""
+    """The PDF's pages; beside a readable PPTX a bad PDF is only a warning."""
     if path is None:
         return []
     try:
+        check_size(path, opts)
         return deck_pdf.read_pdf(path, password)
     except StageFailure as err:
         if not has_pptx:

@@ -8,7 +8,7 @@ from tests.helpers import DATA, EXAMPLE, REPO
 
 SOURCE = yaml.safe_load((REPO / "scripts" / "example_talk.yaml").read_text())["slides"]
 MB = 1024 * 1024
-LIMITS = {"max_bytes": 300 * MB, "max_unpacked": 1024 * MB, "max_ratio": 200.0}
+LIMITS = {"max_unpacked": 1024 * MB, "max_ratio": 200.0}
 
 
 def test_example_pptx_titles_bullets_and_notes():
@@ -61,11 +61,6 @@ def test_zip_bomb_is_refused_before_unpacking(tmp_path):
         check_archive(bomb, **LIMITS)
     with pytest.raises(StageFailure, match="unpack to 20 MB"):
         check_archive(bomb, **(LIMITS | {"max_unpacked": 10 * MB}))
-
-
-def test_oversized_pptx_is_refused(tmp_path):
-    with pytest.raises(StageFailure, match="over the"):
-        check_archive(DATA / "powerpoint_sample.pptx", **(LIMITS | {"max_bytes": 1000}))
 
 
 def test_real_pptx_passes_the_limits():

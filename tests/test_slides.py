@@ -104,6 +104,8 @@ def test_unusable_decks_name_the_file(tmp_path):
         deck_of(tmp_path, [empty])
     with pytest.raises(StageFailure, match="over the"):
         deck_of(tmp_path, [DATA / "sglang-router.pdf"], DeckOptions(max_mb=0.1))
+    with pytest.raises(StageFailure, match="over the 0 MB limit"):
+        deck_of(tmp_path, [DATA / "powerpoint_sample.pptx"], DeckOptions(max_mb=0.01))
 
 
 def test_real_deck_read_twice_is_identical(tmp_path):
