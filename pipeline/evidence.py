@@ -48,7 +48,8 @@ def evidence_provenance(
         inputs["deck"] = sha256_model(deck)
     if timeline is not None:
         inputs["timeline"] = sha256_model(timeline)
-    return provenance(STAGE, inputs=inputs, options={"max_tokens": str(opts.max_tokens)})
+    options = {name: str(value) for name, value in opts.model_dump().items()}
+    return provenance(STAGE, inputs=inputs, options=options)
 
 
 def timestamp(seconds: float) -> str:
@@ -87,19 +88,21 @@ class SpokenText:
         return round(segment.start + (segment.end - segment.start) * share, 3)
 
 
-def by_slide(transcript: Transcript, timeline: Timeline | None) -> list[list[Segment]]:
-    """Consecutive sentences said while the same slide was on screen: a unit never spans
-    a slide change, so its slide link is exact."""
+def passages(
+    transcript: Transcript, timeline: Timeline | None, max_pause_s: float
+) -> list[list[Segment]]:
+    """Runs of sentences said on one slide without a long pause: a unit never spans a
+    slide change (so its slide link is exact) or a silence (so its times are tight)."""
     groups: list[list[Segment]] = []
-    previous = object()
+    previous_slide, previous_end = object(), 0.0
     for segment in sentences(transcript):
         middle = (segment.start + segment.end) / 2
         slide = timeline.slide_for(middle, middle) if timeline else None
-        if groups and slide == previous:
+        if groups and slide == previous_slide and segment.start - previous_end <= max_pause_s:
             groups[-1].append(segment)
         else:
             groups.append([segment])
-        previous = slide
+        previous_slide, previous_end = slide, segment.end
     return groups
 
 
@@ -115,7 +118,7 @@ def speech_units(
         add_start_index=True,
     )
     units, seen = [], set()
-    for group in by_slide(transcript, timeline):
+    for group in passages(transcript, timeline, opts.max_pause_s):
         spoken = SpokenText(group, transcript.language)
         for chunk in splitter.create_documents([spoken.text]):
             first = chunk.metadata["start_index"]

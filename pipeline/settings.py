@@ -119,6 +119,9 @@ class EvidenceOptions(BaseSettings):
     )
 
     max_tokens: int = Field(80, ge=8, description="Speech unit budget (estimated tokens).")
+    max_pause_s: float = Field(
+        5.0, gt=0, description="A longer silence ends a speech unit, whatever its size."
+    )
 
 
 class Settings(BaseSettings):

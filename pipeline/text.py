@@ -64,4 +64,4 @@ def estimate_tokens(text: str) -> int:
     about four tokens per three English words. No tokenizer file needed, so it runs offline
     and the same for every model."""
     latin = len(re.findall(r"[A-Za-z0-9]+", text))
-    return len(CJK.findall(text)) + (latin * 4 + 2) // 3
+    return len(CJK.findall(text)) + round(latin * 4 / 3)

@@ -80,6 +80,15 @@ def test_units_never_span_a_slide_change_and_link_their_slide():
     ]
 
 
+def test_a_long_pause_ends_a_unit():
+    spoken = transcript((0, 2, "Before the demo."), (30, 32, "After the demo."))
+    units = build_evidence(spoken, None, None, [], OPTS).units
+    assert [(u.text, u.start, u.end) for u in units] == [
+        ("Before the demo.", 0.0, 2.0),
+        ("After the demo.", 30.0, 32.0),
+    ]
+
+
 def test_units_starting_in_the_same_second_get_distinct_ids():
     spoken = transcript((5.1, 5.5, "a b c d e f."), (5.6, 5.9, "g h i j k l."))
     units = build_evidence(spoken, None, None, [], EvidenceOptions(max_tokens=10)).units
@@ -99,7 +108,7 @@ def test_glossary_records_where_each_term_is_first_said_or_shown():
     spoken = transcript((0, 3, "Nothing yet."), (40, 44, "Then the kv cache fills up."))
     terms = ["KV-cache", "Intro", "never"]
     shown = timeline((1, 20.0, 30.0))
-    glossary = build_evidence(spoken, DECK, shown, terms, EvidenceOptions(max_tokens=8)).glossary
+    glossary = build_evidence(spoken, DECK, shown, terms, OPTS).glossary
     assert [(g.term, g.first_unit, g.first_time) for g in glossary] == [
         ("KV-cache", "t-00:00:40", 40.0),
         ("Intro", "s-01", 20.0),
