@@ -174,12 +174,10 @@ def text_spans(
         return []
     scores = match_scores([s.text for s in segments], slides)
     path = monotonic_path(scores, opts.switch_penalty)
-    runs: list[tuple[int, int, int]] = []  # (column, first segment, last segment)
-    for i, column in enumerate(path):
-        if runs and runs[-1][0] == column:
-            runs[-1] = (column, runs[-1][1], i)
-        else:
-            runs.append((column, i, i))
+    runs = []  # (column, first sentence, last sentence)
+    for column, run in groupby(range(len(path)), key=path.__getitem__):
+        on_slide = list(run)
+        runs.append((column, on_slide[0], on_slide[-1]))
     spans = []
     for k, (column, first, last) in enumerate(runs):
         start = 0.0 if k == 0 else segments[first].start
@@ -200,12 +198,12 @@ def text_spans(
 # --- both ---------------------------------------------------------------------------------
 
 
-def fill_gaps(frame_path: list[TimelineSpan], text_path: list[TimelineSpan]) -> list[TimelineSpan]:
+def fill_gaps(by_frames: list[TimelineSpan], by_text: list[TimelineSpan]) -> list[TimelineSpan]:
     """Frame spans, with the text path's spans cut to the time no frame span covers."""
-    filled = list(frame_path)
-    for span in text_path:
+    filled = list(by_frames)
+    for span in by_text:
         cursor = span.start
-        for covered in [*frame_path, None]:
+        for covered in [*by_frames, None]:
             stop = span.end if covered is None else min(span.end, covered.start)
             if stop > cursor:
                 filled.append(span.model_copy(update={"start": cursor, "end": stop}))
