@@ -32,13 +32,10 @@ from pipeline.settings import AlignOptions, DeckOptions, Settings, WhisperOption
 from pipeline.slides import read_deck
 from pipeline.transcribe import transcribe
 from pipeline.vocabulary import collect_terms
-from tests.helpers import share_on_right_slide
+from tests.helpers import DATA, EXAMPLE, REPO, share_on_right_slide
 from tests.videos import share_right, slide_video
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "tests" / "data"
-SHARED = ROOT.parent / "shared" / "fixtures" / "real"
-EXAMPLE = ROOT / "inputs" / "examples" / "kv-cache-serving"
+SHARED = REPO.parent / "shared" / "fixtures" / "real"
 ROUNDS = 3
 
 

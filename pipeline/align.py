@@ -261,11 +261,10 @@ def build_timeline(
     by_frames: list[TimelineSpan] = []
     sampled, warnings = 0, []
     if pictured:
-        try:
-            if frames.has_video(talk.media):
-                by_frames, sampled = frame_path(
-                    talk.media, pictured, pictures_root, transcript.duration, opts, progress
-                )
+        try:  # an audio-only recording samples no frames
+            by_frames, sampled = frame_path(
+                talk.media, pictured, pictures_root, transcript.duration, opts, progress
+            )
         except (av.FFmpegError, OSError, ValueError) as err:
             warnings.append(f"{talk.media.name}: video frames unreadable ({err}); text only")
     return Timeline(

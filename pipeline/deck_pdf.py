@@ -126,8 +126,3 @@ def render_pages(
             atomic_write_bytes(out_dir / name, pixmap.tobytes("jpg", jpg_quality=80))
             written[index] = f"{out_dir.name}/{name}"
     return written
-
-
-def page_count(path: Path, password: str | None = None) -> int:
-    with open_pdf(path, password) as document:
-        return document.page_count

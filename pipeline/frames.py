@@ -41,12 +41,17 @@ def signature(picture: Image.Image) -> np.ndarray:
     return standardised(vector) if vector.std() > 1.0 else np.zeros_like(vector)
 
 
+def stacked(signatures: list[np.ndarray]) -> np.ndarray:
+    """Signatures as rows of one array, also when there are none."""
+    return np.stack(signatures) if signatures else np.zeros((0, GRID[0] * GRID[1]), np.float32)
+
+
 def picture_signatures(paths: list[Path]) -> np.ndarray:
     rows = []
     for path in paths:
         with Image.open(path) as picture:
             rows.append(signature(picture))
-    return np.stack(rows) if rows else np.zeros((0, GRID[0] * GRID[1]), np.float32)
+    return stacked(rows)
 
 
 def video_stream(container: av.container.InputContainer) -> av.video.VideoStream | None:
@@ -57,15 +62,10 @@ def video_stream(container: av.container.InputContainer) -> av.video.VideoStream
     return None
 
 
-def has_video(media: Path) -> bool:
-    with av.open(str(media)) as container:
-        return video_stream(container) is not None
-
-
 def sample_frames(
     media: Path, interval_s: float, progress: Callable[[float, float], None] | None = None
 ) -> tuple[list[float], list[Image.Image]]:
-    """One small grey frame (DECODE_WIDTH wide) every `interval_s` seconds."""
+    """One small grey frame (DECODE_WIDTH wide) every `interval_s` seconds; none for audio."""
     times, grey = [], []
     with av.open(str(media)) as container:
         stream = video_stream(container)
@@ -113,9 +113,7 @@ PROBES = 24  # frames searched for layouts
 
 
 def frame_signatures(frames: list[Image.Image], box: Box | None = None) -> np.ndarray:
-    if not frames:
-        return np.zeros((0, GRID[0] * GRID[1]), np.float32)
-    return np.stack([signature(f.crop(box) if box else f) for f in frames])
+    return stacked([signature(f.crop(box) if box else f) for f in frames])
 
 
 def candidate_boxes(size: tuple[int, int], aspect: float) -> list[Box]:

@@ -15,7 +15,7 @@ from pipeline.settings import DeckOptions
 from pipeline.store import provenance, sha256_file
 
 STAGE = "slides"
-MB = 1024 * 1024
+MB = deck_pptx.MB
 
 
 def uses_libreoffice(talk: TalkInputs, opts: DeckOptions) -> bool:

@@ -5,7 +5,6 @@ from pipeline.frames import (
     distinctive_similarities,
     find_layouts,
     frame_signatures,
-    has_video,
     picture_signatures,
     sample_frames,
     signature,
@@ -39,9 +38,8 @@ def test_a_uniform_picture_matches_nothing():
     assert not signature(Image.new("RGB", (64, 48), "grey")).any()
 
 
-def test_video_detection():
-    assert has_video(EXAMPLE / "talk.mp4")
-    assert not has_video(DATA / "jfk.flac")
+def test_audio_has_no_frames_to_sample():
+    assert sample_frames(DATA / "jfk.flac", 1.0) == ([], [])
 
 
 def test_frames_are_sampled_small_and_grey_at_the_interval(tmp_path):
