@@ -35,7 +35,8 @@ def run(
     inputs: Annotated[
         Path | None,
         typer.Option(
-            help="Inputs directory for --all (default: TALK2ARTICLE_INPUTS_DIR or ./inputs)."
+            help="Inputs directory: --all runs every talk in it, and a talk's outputs go to "
+            "the same path under --outputs (default: TALK2ARTICLE_INPUTS_DIR or ./inputs)."
         ),
     ] = None,
     verbose: Annotated[
@@ -44,7 +45,7 @@ def run(
     outputs: Annotated[
         Path | None,
         typer.Option(
-            help="Where outputs/<talk>/ folders go (default: TALK2ARTICLE_OUTPUTS_DIR or "
+            help="Where each talk's outputs folder goes (default: TALK2ARTICLE_OUTPUTS_DIR or "
             "./outputs)."
         ),
     ] = None,
@@ -52,8 +53,9 @@ def run(
     """Transcribe, read the deck, outline, draft, review and typeset one talk or all of them.
 
     With no OPENAI_BASE_URL set, the bundled Qwen2.5-0.5B is served by llama.cpp on
-    loopback for the duration of the run. Each talk's status, timings and errors land in
-    outputs/<talk>/run.json; the exit code is 1 if any talk failed.
+    loopback for the duration of the run. A talk at `inputs/a/b` writes to `outputs/a/b/`;
+    its status, timings and errors land in `run.json` there. The exit code is 1 unless
+    every talk succeeded.
     """
     if (talk is None) == (not all_talks):
         raise typer.BadParameter("give a talk folder or --all (not both)")
@@ -61,7 +63,7 @@ def run(
     from flows.talk import all_talks as all_flow
     from flows.talk import talk_to_article
 
-    records = all_flow(inputs, outputs) if all_talks else [talk_to_article(talk, outputs)]
+    records = all_flow(inputs, outputs) if all_talks else [talk_to_article(talk, outputs, inputs)]
     report(records)
     if not records or any(r.status != "succeeded" for r in records):
         raise typer.Exit(1)

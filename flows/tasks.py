@@ -1,13 +1,15 @@
-"""Prefect tasks: each reuses a stage's stored output when its provenance key matches,
-else calls the pipeline function and stores the result atomically.
+"""One Prefect task per stage: a few lines naming the inputs that key the stage and the
+pipeline call that makes its output. The stage runner (pipeline.runner) reuses a fresh
+output or runs the call, stamps provenance, writes atomically and records the stage.
 
 Prefect's own caching is off (cache_policy=NONE): its default policy includes the run id
-and hashes `Path` arguments by value, so keys are built from content hashes instead.
+and hashes `Path` arguments by value, so the runner keys outputs by content instead.
 """
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from prefect import task
 from prefect.cache_policies import NONE
@@ -15,184 +17,169 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, TimeElapsedColumn
 
-from pipeline import align, draft, evidence, outline, review, slides, subtitles, transcribe, typeset
-from pipeline.ingest import ingest
+from pipeline import deck as deck_stage
+from pipeline import stages
+from pipeline import transcript as transcript_stage
+from pipeline.article import typeset
+from pipeline.evidence import build_evidence
+from pipeline.llm.client import OpenAILLM
 from pipeline.llm.session import LLMSession
 from pipeline.models import resolve_whisper
 from pipeline.prompts import load_prompt
+from pipeline.review import review as review_drafts
+from pipeline.runner import Stage, TalkRun
 from pipeline.schema import (
+    Article,
     Deck,
     Draft,
     Evidence,
     Outline,
     Review,
-    TalkInputs,
+    Talk,
+    TalkMeta,
     Timeline,
     Transcript,
 )
 from pipeline.settings import Settings
-from pipeline.store import M, TalkStore
-from pipeline.vocabulary import collect_terms
+from pipeline.talk import read_talk
+from pipeline.timeline import build_timeline
+from pipeline.transcript.subtitles import read_subtitles
+from pipeline.writing.draft import DraftPrompts, write_drafts
+from pipeline.writing.outline import build_outline
 
+C = TypeVar("C")
 console = Console(stderr=True)
-stage_task = task(cache_policy=NONE, persist_result=False)
 
 
-def reused(store: TalkStore, state: dict, name: str, cls: type[M], key: str) -> M | None:
-    """The stored output if its provenance key matches; marks the stage as cached."""
-    cached = store.read_fresh(name, cls, key)
-    state["cached"] = cached is not None
-    return cached
+def run_stage(run: TalkRun, stage: Stage[C], make: Callable[[], C], key=None) -> C | None:
+    """`run.run(stage, make, key)` as a Prefect task named after the stage."""
+    as_task = task(_run, name=stage.name, cache_policy=NONE, persist_result=False)
+    return as_task(run, stage, make, key)
 
 
-@stage_task
-def ingest_task(folder: Path) -> TalkInputs:
-    return ingest(folder)
+def _run(run: TalkRun, stage: Stage[C], make: Callable[[], C], key) -> C | None:
+    return run.run(stage, make, key)
 
 
-@stage_task
-def transcribe_task(
-    talk: TalkInputs, deck: Deck | None, settings: Settings, store: TalkStore, state: dict
-) -> Transcript:
-    if talk.subtitles and not settings.whisper.force_asr:
-        return subtitles_task(talk, store, state)
-    model = resolve_whisper(settings.whisper.model, talk.meta.language, settings.cache_dir)
-    vocabulary = collect_terms(deck, talk.meta.glossary)
-    key = transcribe.transcript_provenance(talk, model, settings.whisper, vocabulary).key
-    if cached := reused(store, state, "transcript.json", Transcript, key):
-        return cached
-    with audio_progress(f"transcribing {talk.media.name}") as progress:
-        result = transcribe.transcribe(talk, model, settings.whisper, vocabulary, progress)
-    return store_transcript(store, result)
+def talk(run: TalkRun, folder: Path, slug: str) -> Talk:
+    return run_stage(run, stages.TALK, lambda: read_talk(folder, slug))
 
 
-def subtitles_task(talk: TalkInputs, store: TalkStore, state: dict) -> Transcript:
-    key = subtitles.subtitles_provenance(talk.subtitles).key
-    if cached := reused(store, state, "transcript.json", Transcript, key):
-        return cached
-    return store_transcript(store, subtitles.read_subtitles(talk.subtitles, talk.meta.language))
-
-
-def store_transcript(store: TalkStore, result: Transcript) -> Transcript:
-    store.write("transcript.json", result)
-    store.write_text("transcript.srt", subtitles.to_srt(result))
-    store.write_text("transcript.vtt", subtitles.to_vtt(result))
-    return result
-
-
-@stage_task
-def slides_task(talk: TalkInputs, settings: Settings, store: TalkStore, state: dict) -> Deck | None:
+def deck(run: TalkRun, talk: Talk, settings: Settings) -> Deck | None:
     if not talk.decks:
+        run.skip(stages.DECK)
         return None
-    key = slides.deck_provenance(talk, settings.deck).key
-    cached = reused(store, state, "deck.json", Deck, key)
-    if cached and all(store.path(s.thumbnail).exists() for s in cached.slides if s.thumbnail):
-        state["warnings"] = cached.warnings
-        return cached
-    state["cached"] = False
-    deck = slides.read_deck(talk, settings.deck, store.path("slides"))
-    store.write("deck.json", deck)
-    state["warnings"] = deck.warnings
-    return deck
+    opts = settings.deck
+    key = {"decks": talk.decks, "options": deck_stage.options_key(talk.decks, opts)}
+    pictures = run.store.path("slides")
+    return run_stage(run, stages.DECK, lambda: deck_stage.read_deck(talk, opts, pictures), key)
 
 
-@stage_task
-def align_task(
-    talk: TalkInputs,
-    transcript: Transcript,
-    deck: Deck | None,
-    settings: Settings,
-    store: TalkStore,
-    state: dict,
-) -> Timeline:
-    opts = settings.align
-    key = align.timeline_provenance(talk, transcript, deck, opts).key
-    result = reused(store, state, "timeline.json", Timeline, key)
-    if result is None:
+def transcript(run: TalkRun, talk: Talk, vocabulary: list[str], settings: Settings) -> Transcript:
+    opts, language = settings.transcript, talk.meta.language
+    if talk.subtitles and not opts.force_asr:
+        source, model_id = talk.subtitles, "subtitles"
+
+        def make() -> Transcript:
+            return read_subtitles(talk.subtitles, language)
+    else:
+        model = resolve_whisper(opts.model, language, settings.cache_dir)
+        source, model_id = talk.media, model.id
+
+        def make() -> Transcript:
+            with audio_progress(f"transcribing {talk.media.name}") as progress:
+                return transcript_stage.transcribe(talk, model, opts, vocabulary, progress)
+
+    key = {
+        "source": source,
+        "model": model_id,
+        "language": language,
+        "vocabulary": vocabulary,
+        "options": transcript_stage.options_key(opts),
+    }
+    return run_stage(run, stages.TRANSCRIPT, make, key)
+
+
+def timeline(
+    run: TalkRun, talk: Talk, transcript: Transcript, deck: Deck | None, settings: Settings
+) -> Timeline | None:
+    opts = settings.timeline
+
+    def make() -> Timeline:
         with audio_progress(f"matching frames of {talk.media.name} to slides") as progress:
-            result = align.build_timeline(talk, transcript, deck, store.root, opts, progress)
-        store.write("timeline.json", result)
-    state["warnings"] = result.warnings
-    return result
+            return build_timeline(talk, transcript, deck, run.store.root, opts, progress)
+
+    key = {"recording": talk.media, "transcript": transcript, "deck": deck, "options": dict(opts)}
+    return run_stage(run, stages.TIMELINE, make, key)
 
 
-@stage_task
-def evidence_task(
-    talk: TalkInputs,
+def evidence(
+    run: TalkRun,
     transcript: Transcript,
     deck: Deck | None,
     timeline: Timeline | None,
+    vocabulary: list[str],
     settings: Settings,
-    store: TalkStore,
-    state: dict,
 ) -> Evidence:
     opts = settings.evidence
-    terms = collect_terms(deck, talk.meta.glossary)
-    key = evidence.evidence_provenance(transcript, deck, timeline, terms, opts).key
-    if cached := reused(store, state, "evidence.json", Evidence, key):
-        return cached
-    result = evidence.build_evidence(transcript, deck, timeline, terms, opts)
-    store.write("evidence.json", result)
-    return result
+    key = {
+        "transcript": transcript,
+        "deck": deck,
+        "timeline": timeline,
+        "vocabulary": vocabulary,
+        "options": dict(opts),
+    }
+
+    def make() -> Evidence:
+        return build_evidence(transcript, deck, timeline, vocabulary, opts)
+
+    return run_stage(run, stages.EVIDENCE, make, key)
 
 
-@stage_task
-def outline_task(
-    units: Evidence,
-    talk: TalkInputs,
-    settings: Settings,
-    llm: LLMSession,
-    store: TalkStore,
-    state: dict,
+def outline(
+    run: TalkRun, evidence: Evidence, meta: TalkMeta, settings: Settings, llm: LLMSession
 ) -> Outline:
-    prompt = load_prompt(settings.prompts_dir, "outline")
-    key = outline.outline_provenance(units, talk.meta, llm.model_id, prompt).key
-    if cached := reused(store, state, "outline.json", Outline, key):
-        return cached
-    result = outline.build_outline(units, talk.meta, llm_for(llm, store), prompt)
-    store.write("outline.json", result)
-    return result
+    prompt = load_prompt("outline", settings.prompts_dir)
+    key = {"evidence": evidence, "meta": meta, "prompts": [prompt], **llm_key(settings, llm)}
+
+    def make() -> Outline:
+        return build_outline(evidence, meta, llm_for(llm, run), prompt)
+
+    return run_stage(run, stages.OUTLINE, make, key)
 
 
-@stage_task
-def draft_task(
-    plan: Outline,
-    units: Evidence,
-    settings: Settings,
-    llm: LLMSession,
-    store: TalkStore,
-    state: dict,
-) -> tuple[Draft, Draft]:
-    prompts = draft.DraftPrompts(
-        *(load_prompt(settings.prompts_dir, name) for name in ("draft_section", "translate"))
+def draft(
+    run: TalkRun, outline: Outline, evidence: Evidence, settings: Settings, llm: LLMSession
+) -> Draft:
+    prompts = DraftPrompts(
+        *(load_prompt(name, settings.prompts_dir) for name in ("draft_section", "translate"))
     )
-    key = draft.draft_provenance(plan, units, llm.model_id, prompts.all()).key
-    en = reused(store, state, "draft/en.json", Draft, key)
-    zh = reused(store, state, "draft/zh.json", Draft, key)
-    if en and zh:
-        return en, zh
-    en, zh = draft.write_drafts(plan, units, llm_for(llm, store), prompts)
-    store.write("draft/en.json", en)
-    store.write("draft/zh.json", zh)
-    return en, zh
+    key = {"outline": outline, "evidence": evidence, "prompts": prompts.all()}
+
+    def make() -> Draft:
+        return write_drafts(outline, evidence, llm_for(llm, run), prompts)
+
+    return run_stage(run, stages.DRAFT, make, key | llm_key(settings, llm))
 
 
-@stage_task
-def review_task(en: Draft, zh: Draft, units: Evidence, store: TalkStore) -> Review:
-    store.write("review.json", result := review.review(en, zh, units))
-    return result
+def review(run: TalkRun, draft: Draft, evidence: Evidence) -> Review:
+    key = {"draft": draft, "evidence": evidence}
+    return run_stage(run, stages.REVIEW, lambda: review_drafts(draft, evidence), key)
 
 
-@stage_task
-def typeset_task(
-    drafts: tuple[Draft, ...], units: Evidence, talk: TalkInputs, verdict: Review, store: TalkStore
-) -> list[str]:
-    paths = []
-    for article in drafts:
-        name = f"article.{article.lang}.md"
-        store.write_text(name, typeset.typeset(article, units, talk.meta, talk.slug, verdict))
-        paths.append(str(store.path(name)))
-    return paths
+def article(
+    run: TalkRun, draft: Draft, evidence: Evidence, talk: Talk, review: Review
+) -> list[Article]:
+    def make() -> list[Article]:
+        return typeset(draft, evidence, talk.meta, talk.slug, review)
+
+    return run_stage(run, stages.ARTICLE, make)
+
+
+def llm_key(settings: Settings, llm: LLMSession) -> dict[str, object]:
+    """What an LLM stage's output depends on besides its inputs and prompts."""
+    sampling = {"temperature": settings.llm.temperature, "seed": settings.llm.seed}
+    return {"model": llm.model_id, "sampling": sampling}
 
 
 @contextmanager
@@ -208,16 +195,17 @@ def audio_progress(label: str) -> Iterator[Callable[[float, float], None]]:
         yield update
 
 
-def llm_for(session: LLMSession, store: TalkStore):
+def llm_for(session: LLMSession, run: TalkRun) -> OpenAILLM:
     """The session's LLM, logging every call of this talk to llm_calls.jsonl and the console
     (drafting takes minutes on a CPU; a line per call shows it is moving)."""
+    store = run.store
 
     def sink(record: dict) -> None:
         store.append_jsonl("llm_calls.jsonl", record)
         tokens = record["usage"].get("completion_tokens", "?")
         verdict = "ok" if record["valid"] else f"invalid, retrying: {record['problem']}"
         console.print(
-            f"[dim]{store.root.name}: {record['prompt_id']} #{record['attempt']} "
+            f"[dim]{run.record.talk}: {record['prompt_id']} #{record['attempt']} "
             f"{record['seconds']:.1f} s, {tokens} tokens, {escape(verdict)}[/dim]"
         )
 

@@ -1,11 +1,16 @@
 """Prompt templates as versioned files: prompts/<id>.yaml with `system` and `user` parts.
 
+The templates ship inside the installed package (the top-level `prompts` package, read
+with importlib.resources); in a source checkout they are the files in prompts/, editable
+in place. Settings can point at another folder of templates.
+
 Placeholders are `{{ name }}`; a missing or an unused variable is an error, so a prompt
 and the code that fills it cannot drift apart silently.
 """
 
 import re
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 
 import yaml
@@ -54,9 +59,10 @@ class RenderedPrompt:
         return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
 
 
-def load_prompt(prompts_dir: Path, prompt_id: str) -> Prompt:
-    path = prompts_dir / f"{prompt_id}.yaml"
-    if not path.exists():
+def load_prompt(prompt_id: str, prompts_dir: Path | None = None) -> Prompt:
+    """The template `prompt_id` from `prompts_dir`, or the one shipped with the package."""
+    path = (prompts_dir or files("prompts")) / f"{prompt_id}.yaml"
+    if not path.is_file():
         raise PromptError(f"prompt file {path} does not exist")
     raw = path.read_bytes()
     data = yaml.safe_load(raw)

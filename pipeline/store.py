@@ -10,10 +10,10 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from pipeline import __version__
-from pipeline.schema import Provenance
+from pipeline.schema import StageOutput
 
 M = TypeVar("M", bound=BaseModel)
+S = TypeVar("S", bound=StageOutput)
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -21,8 +21,8 @@ def sha256_bytes(data: bytes) -> str:
 
 
 def sha256_file(path: Path) -> str:
-    """Content hash, computed once per file version: a run checks a stage's cache key and
-    then records the same provenance, and a recording can be gigabytes."""
+    """Content hash, computed once per file version: several stages are keyed by the same
+    recording, and a recording can be gigabytes."""
     stat = path.stat()
     return _sha256_file_version(str(path.resolve()), stat.st_size, stat.st_mtime_ns)
 
@@ -37,8 +37,13 @@ def _sha256_file_version(path: str, size: int, mtime_ns: int) -> str:
 
 
 def sha256_model(model: BaseModel) -> str:
-    """Hash of a contract's content, independent of how it was formatted on disk."""
-    return sha256_bytes(model.model_dump_json().encode())
+    """Hash of a contract's content, independent of how it was formatted on disk.
+
+    A stage output is hashed without its provenance: when a rerun (new code) makes the
+    same output, the stages after it stay fresh.
+    """
+    exclude = {"provenance"} if isinstance(model, StageOutput) else None
+    return sha256_bytes(model.model_dump_json(exclude=exclude).encode())
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -56,38 +61,6 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
-
-
-@functools.cache
-def code_version() -> str:
-    """Package version plus a hash of the pipeline's source, so a code change invalidates
-    stored outputs instead of silently reusing them (prompts are hashed separately)."""
-    root = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return f"{__version__}+{digest.hexdigest()[:12]}"
-
-
-def provenance(
-    stage: str,
-    inputs: dict[str, str],
-    model: str | None = None,
-    prompts: dict[str, str] | None = None,
-    options: dict[str, str] | None = None,
-) -> Provenance:
-    """Build a provenance record whose key covers every field that affects the output."""
-    record = Provenance(
-        stage=stage,
-        code_version=code_version(),
-        inputs=inputs,
-        model=model,
-        prompts=prompts or {},
-        options=options or {},
-    )
-    record.key = sha256_bytes(record.model_dump_json(exclude={"key"}).encode())
-    return record
 
 
 class TalkStore:
@@ -119,10 +92,10 @@ class TalkStore:
         except ValueError:
             return None
 
-    def read_fresh(self, name: str, cls: type[M], key: str) -> M | None:
-        """The stored contract only if its provenance key matches `key` (exact rerun)."""
+    def read_fresh(self, name: str, cls: type[S], key: str) -> S | None:
+        """The stored output only if its provenance key matches `key` (exact rerun)."""
         stored = self.read(name, cls)
-        if stored is None or getattr(stored, "provenance", None) is None:
+        if stored is None or stored.provenance is None:
             return None
         return stored if stored.provenance.key == key else None
 

@@ -4,7 +4,9 @@ import re
 
 from rapidfuzz import fuzz
 
-CJK = re.compile(r"[\u4e00-\u9fff]")
+CJK_CHARS = "\u4e00-\u9fff"  # CJK Unified Ideographs: Chinese characters
+CJK = re.compile(f"[{CJK_CHARS}]")
+CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 # rapidfuzz ratio at or above which two paragraphs say the same thing.
 NEAR_DUPLICATE = 90
 LATIN_WORD = re.compile(r"[A-Za-z]+")
@@ -65,3 +67,17 @@ def estimate_tokens(text: str) -> int:
     and the same for every model."""
     latin = len(re.findall(r"[A-Za-z0-9]+", text))
     return len(CJK.findall(text)) + round(latin * 4 / 3)
+
+
+def clock(seconds: float, hours: bool = False, millis: str | None = None) -> str:
+    """A time as citations, evidence ids and subtitles show it: mm:ss below an hour and
+    h:mm:ss above, HH:MM:SS with `hours`, and milliseconds after `millis` (SRT ',', VTT '.')."""
+    total_ms = round(seconds * 1000) if millis else int(seconds) * 1000
+    h, rest = divmod(total_ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    s, ms = divmod(rest, 1000)
+    if hours:
+        text = f"{h:02d}:{m:02d}:{s:02d}"
+    else:
+        text = f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
+    return f"{text}{millis}{ms:03d}" if millis else text

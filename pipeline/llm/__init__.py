@@ -1,6 +1,2 @@
-"""The LLM behind one small interface, and the embedded llama.cpp server."""
-
-from pipeline.llm.client import LLM, Endpoint, LLMError, OpenAILLM
-from pipeline.llm.fake import FakeLLM
-
-__all__ = ["LLM", "Endpoint", "FakeLLM", "LLMError", "OpenAILLM"]
+"""The LLM behind one small interface (client.py), the embedded llama.cpp server
+(server.py) and the session that starts it only when a stage first needs it (session.py)."""

@@ -14,8 +14,8 @@ import httpx
 import openai
 from pydantic import BaseModel, ValidationError
 
+from pipeline.llm.options import LLMOptions
 from pipeline.prompts import RenderedPrompt
-from pipeline.settings import LLMOptions
 
 T = TypeVar("T", bound=BaseModel)
 CallSink = Callable[[dict], None]

@@ -18,8 +18,9 @@ from pathlib import Path
 import httpx
 
 from pipeline.llm.client import Endpoint, LLMError
+from pipeline.llm.options import EmbeddedLLMOptions
 from pipeline.models import QWEN_MODEL_ID, bundled_qwen_gguf
-from pipeline.settings import EmbeddedLLMOptions, Settings
+from pipeline.settings import Settings
 
 
 def free_port() -> int:

@@ -1,26 +1,38 @@
 """Data contracts passed between stages (pydantic models, extra fields forbidden)."""
 
-from pipeline.schema.article import Draft, DraftParagraph, DraftSection, Outline, OutlineSection
-from pipeline.schema.base import Contract, Provenance, StageError
+from pipeline.schema.article import (
+    CAUSAL_ORDER,
+    Article,
+    Draft,
+    DraftParagraph,
+    DraftSection,
+    DraftText,
+    Outline,
+    OutlineSection,
+    Role,
+)
+from pipeline.schema.base import Contract, Provenance, StageError, StageOutput
 from pipeline.schema.deck import Bullet, Deck, Slide
 from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
 from pipeline.schema.review import Check, Review
 from pipeline.schema.run import RunRecord, StageRecord
-from pipeline.schema.talk import TalkInputs, TalkMeta
+from pipeline.schema.talk import Talk, TalkMeta
 from pipeline.schema.timeline import Timeline, TimelineSpan
 from pipeline.schema.transcript import Correction, DroppedSegment, Segment, Transcript, Word
 
 __all__ = [
+    "CAUSAL_ORDER",
+    "Article",
     "Bullet",
-    "Correction",
-    "DroppedSegment",
-    "Word",
     "Check",
     "Contract",
+    "Correction",
     "Deck",
     "Draft",
     "DraftParagraph",
     "DraftSection",
+    "DraftText",
+    "DroppedSegment",
     "Evidence",
     "EvidenceUnit",
     "GlossaryEntry",
@@ -28,14 +40,17 @@ __all__ = [
     "OutlineSection",
     "Provenance",
     "Review",
+    "Role",
     "RunRecord",
     "Segment",
     "Slide",
     "StageError",
+    "StageOutput",
     "StageRecord",
-    "TalkInputs",
+    "Talk",
     "TalkMeta",
     "Timeline",
     "TimelineSpan",
     "Transcript",
+    "Word",
 ]

@@ -1,13 +1,14 @@
-"""Outline and drafts: the article before typesetting."""
+"""Outline, drafts and typeset articles."""
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, Provenance
+from pipeline.schema.base import Contract, StageOutput
 
 Role = Literal["problem", "cause", "mechanism", "results", "limits"]
-CAUSAL_ORDER: tuple[Role, ...] = ("problem", "cause", "mechanism", "results", "limits")
+CAUSAL_ORDER: tuple[Role, ...] = get_args(Role)
+Lang = Literal["en", "zh"]
 
 
 class OutlineSection(Contract):
@@ -16,10 +17,9 @@ class OutlineSection(Contract):
     evidence_ids: list[str] = Field(min_length=1)
 
 
-class Outline(Contract):
+class Outline(StageOutput):
     title: str = Field(description="English article title")
     sections: list[OutlineSection] = Field(min_length=1)
-    provenance: Provenance
 
 
 class DraftParagraph(Contract):
@@ -33,8 +33,30 @@ class DraftSection(Contract):
     paragraphs: list[DraftParagraph]
 
 
-class Draft(Contract):
-    lang: Literal["en", "zh"]
+class DraftText(Contract):
+    """The article in one language, before typesetting."""
+
+    lang: Lang
     title: str
     sections: list[DraftSection]
-    provenance: Provenance
+
+
+class Draft(StageOutput):
+    """Both languages, with the same chapters, paragraphs and citations."""
+
+    en: DraftText
+    zh: DraftText
+
+    def texts(self) -> tuple[DraftText, DraftText]:
+        return self.zh, self.en
+
+
+class Article(Contract):
+    """One typeset article: Markdown with YAML front matter."""
+
+    lang: Lang
+    markdown: str
+
+    @property
+    def file_name(self) -> str:
+        return f"article.{self.lang}.md"

@@ -4,7 +4,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Contract(BaseModel):
-    """Base of every stage contract: unknown fields are an error, not silently dropped."""
+    """Base of every contract: unknown fields are an error, not silently dropped."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -13,12 +13,20 @@ class Provenance(Contract):
     """What made a stage output; equal keys mean a rerun would produce the same thing."""
 
     stage: str
-    code_version: str
+    code_version: str = Field(description="package version + hash of the code the stage runs")
     inputs: dict[str, str] = Field(default_factory=dict, description="name -> sha256")
     model: str | None = None
     prompts: dict[str, str] = Field(default_factory=dict, description="prompt id -> sha256")
     options: dict[str, str] = Field(default_factory=dict, description="settings that matter")
     key: str = Field("", description="sha256 over everything above")
+
+
+class StageOutput(Contract):
+    """What a stage writes: its content plus what made it (stamped by the stage runner)
+    and the flaws of usable input it met along the way."""
+
+    warnings: list[str] = Field(default_factory=list, description="usable input with a flaw")
+    provenance: Provenance | None = Field(None, description="set by the stage runner")
 
 
 class StageError(Contract):

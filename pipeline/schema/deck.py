@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, Provenance
+from pipeline.schema.base import Contract, StageOutput
 
 
 class Bullet(Contract):
@@ -24,15 +24,22 @@ class Slide(Contract):
     scanned: bool = Field(False, description="no text layer: only the picture is evidence")
     thumbnail: str | None = Field(None, description="image path relative to the talk's outputs")
 
+    def texts(self, notes: bool = True) -> list[str]:
+        """What the slide says, non-empty parts in order: title, body, tables (and notes)."""
+        parts = [self.title, self.text, *self.tables, self.notes if notes else ""]
+        return [part for part in parts if part]
 
-class Deck(Contract):
+
+class Deck(StageOutput):
     sources: list[str] = Field(description="file names the slides were read from")
     slides: list[Slide]
     thumbnails: Literal["pdf", "libreoffice", "none"] = Field(
         "none", description="where the slide pictures came from"
     )
-    warnings: list[str] = Field(default_factory=list)
-    provenance: Provenance
 
     def visible(self) -> list[Slide]:
         return [slide for slide in self.slides if not slide.hidden]
+
+    def pictures(self) -> list[str]:
+        """The slide pictures this deck refers to, relative to the talk's outputs."""
+        return [slide.thumbnail for slide in self.slides if slide.thumbnail]

@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, Provenance
+from pipeline.schema.base import Contract, StageOutput
 
 
 class EvidenceUnit(Contract):
@@ -25,10 +25,9 @@ class GlossaryEntry(Contract):
     first_time: float | None = Field(None, description="seconds; when it is first said or shown")
 
 
-class Evidence(Contract):
+class Evidence(StageOutput):
     units: list[EvidenceUnit]
     glossary: list[GlossaryEntry] = Field(default_factory=list)
-    provenance: Provenance
 
     def by_id(self) -> dict[str, EvidenceUnit]:
         return {unit.id: unit for unit in self.units}

@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, Provenance
+from pipeline.schema.base import Contract, StageOutput
 
 
 class Check(Contract):
@@ -13,7 +13,6 @@ class Check(Contract):
     findings: list[str] = Field(default_factory=list, description="one line per problem")
 
 
-class Review(Contract):
+class Review(StageOutput):
     checks: list[Check]
     verdict: Literal["pass", "fail"]
-    provenance: Provenance

@@ -10,7 +10,7 @@ from pipeline.schema.base import Contract, StageError
 
 class StageRecord(Contract):
     name: str
-    status: Literal["done", "cached", "failed"]
+    status: Literal["done", "cached", "skipped", "failed"]
     seconds: float
     error: StageError | None = None
     warnings: list[str] = Field(default_factory=list, description="usable input with a flaw")

@@ -21,10 +21,10 @@ class TalkMeta(Contract):
     tags: list[str] = Field(default_factory=list, description="Category tags, broad first.")
 
 
-class TalkInputs(Contract):
+class Talk(Contract):
     """The files of one talk folder, classified."""
 
-    slug: str
+    slug: str = Field(description="the folder's path under inputs/; also its path under outputs/")
     folder: Path
     media: Path
     decks: list[Path] = Field(default_factory=list)

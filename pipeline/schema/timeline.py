@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, Provenance
+from pipeline.schema.base import Contract, StageOutput
 
 
 class TimelineSpan(Contract):
@@ -18,11 +18,9 @@ class TimelineSpan(Contract):
     confidence: float = Field(ge=0, le=1)
 
 
-class Timeline(Contract):
+class Timeline(StageOutput):
     spans: list[TimelineSpan] = Field(description="in time order, not overlapping")
     frames_sampled: int = Field(0, ge=0)
-    warnings: list[str] = Field(default_factory=list)
-    provenance: Provenance
 
     def slide_for(self, start: float, end: float) -> int | None:
         """The slide on screen for most of [start, end]; at `start` for an instant."""

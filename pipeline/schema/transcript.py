@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, Provenance
+from pipeline.schema.base import Contract, StageOutput
 
 
 class Word(Contract):
@@ -42,15 +42,15 @@ class DroppedSegment(Contract):
     reason: str
 
 
-class Transcript(Contract):
+class Transcript(StageOutput):
     source: Literal["asr", "subtitles"] = "asr"
     language: str
     language_probability: float | None = None
     duration: float = Field(description="seconds of audio")
     segments: list[Segment]
     vocabulary: list[str] = Field(
-        default_factory=list, description="terms given to the recogniser as its initial prompt"
+        default_factory=list,
+        description="deck and glossary terms: the recogniser's prompt, the corrections' targets",
     )
     corrections: list[Correction] = Field(default_factory=list)
     dropped: list[DroppedSegment] = Field(default_factory=list)
-    provenance: Provenance

@@ -1,5 +1,5 @@
-"""Per-chapter drafts: English written from the evidence, Chinese translated paragraph by
-paragraph so both versions carry the same claims and the same citations."""
+"""The draft stage (draft.json): English chapters written from the evidence, Chinese
+translated paragraph by paragraph so both versions carry the same claims and citations."""
 
 import re
 from dataclasses import dataclass
@@ -8,21 +8,28 @@ from typing import Literal
 from pydantic import BaseModel, Field, create_model, field_validator
 from rapidfuzz import fuzz
 
-from pipeline.llm import LLM
+from pipeline.llm.client import LLM
 from pipeline.prompts import PLACEHOLDER, Prompt
-from pipeline.schema import Draft, DraftParagraph, DraftSection, Evidence, Outline, Provenance
-from pipeline.schema.article import OutlineSection
-from pipeline.store import provenance, sha256_model
+from pipeline.schema import (
+    Draft,
+    DraftParagraph,
+    DraftSection,
+    DraftText,
+    Evidence,
+    Outline,
+    OutlineSection,
+    Role,
+)
 from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, has_cjk, near_duplicate
 
-STAGE = "draft"
 MAX_TOKENS_EN = 700
 MAX_TOKENS_ZH = 1000
 TRANSLATION_KINDS = {"title": "标题", "paragraph": "段落"}
 ECHO_MIN_CHARS = 20  # shorter fixed lines ("Article:") are too generic to flag
 ECHO_SIMILARITY = 90
 LIST_NUMBER = re.compile(r"^\d+[.、]\s*")
-ROLE_GOALS = {
+# What each chapter explains, by role (the outline prompt lists the same roles).
+ROLE_GOALS: dict[Role, str] = {
     "problem": "the pressure or problem the talk starts from, and who feels it",
     "cause": "why existing approaches fail or waste resources",
     "mechanism": "how the proposed design works, step by step, and its trade-offs",
@@ -90,17 +97,6 @@ class ChineseTitle(ChineseParagraph):
         return text
 
 
-def draft_provenance(
-    outline: Outline, evidence: Evidence, model_id: str, prompts: list[Prompt]
-) -> Provenance:
-    return provenance(
-        STAGE,
-        inputs={"outline": sha256_model(outline), "evidence": sha256_model(evidence)},
-        model=model_id,
-        prompts={p.id: p.sha256 for p in prompts},
-    )
-
-
 def write_section(
     section: OutlineSection, title: str, evidence: Evidence, llm: LLM, prompt: Prompt
 ) -> DraftSection:
@@ -158,9 +154,7 @@ class DraftPrompts:
         return [self.write_section, self.translate]
 
 
-def write_drafts(
-    outline: Outline, evidence: Evidence, llm: LLM, prompts: DraftPrompts
-) -> tuple[Draft, Draft]:
+def write_drafts(outline: Outline, evidence: Evidence, llm: LLM, prompts: DraftPrompts) -> Draft:
     """English and Chinese drafts with the same chapters, paragraphs and citations."""
     english: list[DraftSection] = []
     for section in outline.sections:
@@ -169,8 +163,7 @@ def write_drafts(
             english.append(fresh)
     chinese = [translate_section(section, llm, prompts.translate) for section in english]
     title_zh = translate(outline.title, "title", llm, prompts.translate)
-    prov = draft_provenance(outline, evidence, llm.model_id, prompts.all())
-    return (
-        Draft(lang="en", title=outline.title, sections=english, provenance=prov),
-        Draft(lang="zh", title=title_zh, sections=chinese, provenance=prov),
+    return Draft(
+        en=DraftText(lang="en", title=outline.title, sections=english),
+        zh=DraftText(lang="zh", title=title_zh, sections=chinese),
     )

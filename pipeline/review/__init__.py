@@ -1,33 +1,21 @@
-"""Automatic review: checks a reviewer would otherwise do by hand, each with findings."""
+"""The review stage (review.json): checks a reviewer would otherwise do by hand, each with
+findings, and a verdict."""
 
 from rapidfuzz import fuzz
 
-from pipeline.schema import Check, Draft, Evidence, Provenance, Review
-from pipeline.store import provenance, sha256_model
+from pipeline.schema import Check, Draft, DraftText, Evidence, Review
 from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, has_cjk, near_duplicate, numbers
 
-STAGE = "review"
 MIN_PARAGRAPH_WORDS = 15
 
 
-def review_provenance(english: Draft, chinese: Draft, evidence: Evidence) -> Provenance:
-    return provenance(
-        STAGE,
-        inputs={
-            "draft.en": sha256_model(english),
-            "draft.zh": sha256_model(chinese),
-            "evidence": sha256_model(evidence),
-        },
-    )
-
-
-def _paragraphs(draft: Draft):
+def _paragraphs(draft: DraftText):
     for s, section in enumerate(draft.sections, start=1):
         for p, paragraph in enumerate(section.paragraphs, start=1):
             yield f"{draft.lang} §{s}¶{p}", paragraph
 
 
-def check_citations_resolve(drafts: list[Draft], evidence: Evidence) -> Check:
+def check_citations_resolve(drafts: list[DraftText], evidence: Evidence) -> Check:
     known = evidence.by_id()
     findings = [
         f"{where}: unknown evidence id {cid}"
@@ -39,7 +27,7 @@ def check_citations_resolve(drafts: list[Draft], evidence: Evidence) -> Check:
     return Check(name="citations_resolve", passed=not findings, findings=findings)
 
 
-def check_every_paragraph_cited(drafts: list[Draft]) -> Check:
+def check_every_paragraph_cited(drafts: list[DraftText]) -> Check:
     findings = [
         f"{where}: no citation"
         for d in drafts
@@ -49,7 +37,7 @@ def check_every_paragraph_cited(drafts: list[Draft]) -> Check:
     return Check(name="every_paragraph_cited", passed=not findings, findings=findings)
 
 
-def check_same_structure(english: Draft, chinese: Draft) -> Check:
+def check_same_structure(english: DraftText, chinese: DraftText) -> Check:
     shape_en = [(s.role, [p.citations for p in s.paragraphs]) for s in english.sections]
     shape_zh = [(s.role, [p.citations for p in s.paragraphs]) for s in chinese.sections]
     findings = (
@@ -60,7 +48,7 @@ def check_same_structure(english: Draft, chinese: Draft) -> Check:
     return Check(name="same_structure", passed=not findings, findings=findings)
 
 
-def check_languages(english: Draft, chinese: Draft) -> Check:
+def check_languages(english: DraftText, chinese: DraftText) -> Check:
     findings = [
         f"{where}: not Chinese prose"
         for where, par in _paragraphs(chinese)
@@ -74,7 +62,7 @@ def check_languages(english: Draft, chinese: Draft) -> Check:
     return Check(name="languages", passed=not findings, findings=findings)
 
 
-def check_numbers_grounded(english: Draft, chinese: Draft, evidence: Evidence) -> Check:
+def check_numbers_grounded(english: DraftText, chinese: DraftText, evidence: Evidence) -> Check:
     """Numbers must come from the cited evidence and survive translation unchanged."""
     units, findings = evidence.by_id(), []
     zh_paragraphs = dict(_paragraphs(chinese))
@@ -89,7 +77,7 @@ def check_numbers_grounded(english: Draft, chinese: Draft, evidence: Evidence) -
     return Check(name="numbers_grounded", passed=not findings, findings=findings)
 
 
-def check_no_repeated_paragraphs(english: Draft) -> Check:
+def check_no_repeated_paragraphs(english: DraftText) -> Check:
     """Small models restate the same paragraph in several chapters; a reader notices."""
     items, findings = list(_paragraphs(english)), []
     for i, (where_a, a) in enumerate(items):
@@ -99,7 +87,7 @@ def check_no_repeated_paragraphs(english: Draft) -> Check:
     return Check(name="no_repeated_paragraphs", passed=not findings, findings=findings)
 
 
-def check_substantive_paragraphs(english: Draft) -> Check:
+def check_substantive_paragraphs(english: DraftText) -> Check:
     """A paragraph that only restates its heading, or is a fragment, says nothing checkable."""
     findings = []
     for section_no, section in enumerate(english.sections, start=1):
@@ -114,7 +102,8 @@ def check_substantive_paragraphs(english: Draft) -> Check:
     return Check(name="substantive_paragraphs", passed=not findings, findings=findings)
 
 
-def review(english: Draft, chinese: Draft, evidence: Evidence) -> Review:
+def review(draft: Draft, evidence: Evidence) -> Review:
+    english, chinese = draft.en, draft.zh
     checks = [
         check_citations_resolve([english, chinese], evidence),
         check_every_paragraph_cited([english, chinese]),
@@ -125,6 +114,4 @@ def review(english: Draft, chinese: Draft, evidence: Evidence) -> Review:
         check_substantive_paragraphs(english),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
-    return Review(
-        checks=checks, verdict=verdict, provenance=review_provenance(english, chinese, evidence)
-    )
+    return Review(checks=checks, verdict=verdict)

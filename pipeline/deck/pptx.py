@@ -18,7 +18,6 @@ from pipeline.errors import StageFailure
 from pipeline.schema import Bullet, Slide
 from pipeline.text import markdown_table
 
-STAGE = "slides"
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # encrypted Office files and binary .ppt
 MB = 1024 * 1024
 SMALL_MEMBER = MB  # members below this may compress as well as they like (XML does)
@@ -33,7 +32,6 @@ def check_archive(path: Path, max_unpacked: int, max_ratio: float) -> None:
     with path.open("rb") as handle:
         if handle.read(len(OLE_MAGIC)) == OLE_MAGIC:
             raise StageFailure(
-                STAGE,
                 "PPTX is encrypted (password protected) or an old binary .ppt; "
                 "save it unprotected as .pptx or export a PDF",
                 path,
@@ -42,11 +40,10 @@ def check_archive(path: Path, max_unpacked: int, max_ratio: float) -> None:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
     except (zipfile.BadZipFile, OSError) as err:
-        raise StageFailure(STAGE, f"cannot open PPTX (corrupt or not a PPTX): {err}", path) from err
+        raise StageFailure(f"cannot open PPTX (corrupt or not a PPTX): {err}", path) from err
     unpacked = sum(m.file_size for m in members)
     if unpacked > max_unpacked:
         raise StageFailure(
-            STAGE,
             f"PPTX would unpack to {unpacked / MB:.0f} MB, over the {max_unpacked / MB:.0f} MB "
             "limit (zip bomb?); refused before unpacking",
             path,
@@ -55,7 +52,6 @@ def check_archive(path: Path, max_unpacked: int, max_ratio: float) -> None:
         ratio = member.file_size / max(member.compress_size, 1)
         if member.file_size > SMALL_MEMBER and ratio > max_ratio:
             raise StageFailure(
-                STAGE,
                 f"PPTX member {member.filename} expands {ratio:.0f}x, over the {max_ratio:.0f}x "
                 "limit (zip bomb?); refused before unpacking",
                 path,
@@ -116,7 +112,7 @@ def read_pptx(path: Path) -> list[Slide]:
         presentation = Presentation(str(path))
         return [read_slide(s, i) for i, s in enumerate(presentation.slides, start=1)]
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as err:
-        raise StageFailure(STAGE, f"cannot read PPTX: {err}", path) from err
+        raise StageFailure(f"cannot read PPTX: {err}", path) from err
 
 
 def libreoffice() -> str | None:
@@ -127,7 +123,7 @@ def convert_to_pdf(path: Path, out_dir: Path, timeout_s: float) -> Path:
     """The deck as PDF via headless LibreOffice, in `out_dir`."""
     binary = libreoffice()
     if binary is None:
-        raise StageFailure(STAGE, "LibreOffice (soffice) is not installed", path)
+        raise StageFailure("LibreOffice (soffice) is not installed", path)
     with tempfile.TemporaryDirectory(prefix="talk2article-lo-") as profile:
         # A private profile: a desktop LibreOffice that is running would otherwise
         # hold the lock and the headless call would silently do nothing.
@@ -138,10 +134,8 @@ def convert_to_pdf(path: Path, out_dir: Path, timeout_s: float) -> Path:
         try:
             subprocess.run(command, capture_output=True, timeout=timeout_s, check=True)
         except (subprocess.SubprocessError, OSError) as err:
-            raise StageFailure(
-                STAGE, f"LibreOffice could not convert the deck: {err}", path
-            ) from err
+            raise StageFailure(f"LibreOffice could not convert the deck: {err}", path) from err
     pdf = out_dir / f"{path.stem}.pdf"
     if not pdf.exists():
-        raise StageFailure(STAGE, "LibreOffice wrote no PDF", path)
+        raise StageFailure("LibreOffice wrote no PDF", path)
     return pdf

@@ -18,19 +18,17 @@ MAX_TERMS = 40  # Whisper keeps only the last ~224 prompt tokens
 def deck_terms(deck: Deck) -> list[str]:
     terms = []
     for slide in deck.slides:
-        for text in (slide.title, slide.text, *slide.tables, slide.notes):
+        for text in slide.texts():
             terms += [t for t in TOKEN.findall(text) if TECHNICAL.search(t)]
     return terms
 
 
 def collect_terms(deck: Deck | None, glossary: list[str]) -> list[str]:
-    """Glossary first (the maintainer's word wins), then deck terms in order of appearance."""
+    """The talk's vocabulary, computed once per run: it steers and corrects transcription
+    and seeds the evidence glossary. Glossary first (the maintainer's word wins), then deck
+    terms in order of appearance."""
     found = [t.strip() for t in [*glossary, *(deck_terms(deck) if deck else [])] if t.strip()]
     unique: dict[str, str] = {}
     for term in found:  # "KV-cache" and "kv cache" are one term; the first spelling wins
         unique.setdefault(term.lower().replace("-", " "), term)
     return list(unique.values())[:MAX_TERMS]
-
-
-def whisper_prompt(terms: list[str]) -> str | None:
-    return f"Glossary: {', '.join(terms)}." if terms else None

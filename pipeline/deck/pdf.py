@@ -11,7 +11,6 @@ from pipeline.schema import Slide
 from pipeline.store import atomic_write_bytes
 from pipeline.text import markdown_table
 
-STAGE = "slides"
 TITLE_ZONE = 0.5  # a title sits in the upper half of the page
 MIN_TABLE_CELLS = 4  # smaller "tables" are layout boxes find_tables mistakes for tables
 # find_tables costs ~0.15 s a page even on an empty one. Its default strategy builds cells
@@ -26,22 +25,19 @@ def open_pdf(path: Path, password: str | None = None) -> Iterator[pymupdf.Docume
     try:
         document = pymupdf.open(path, filetype="pdf")
     except (pymupdf.FileDataError, RuntimeError, ValueError) as err:
-        raise StageFailure(STAGE, f"cannot open PDF (corrupt or not a PDF): {err}", path) from err
+        raise StageFailure(f"cannot open PDF (corrupt or not a PDF): {err}", path) from err
     with document:
         if document.needs_pass:
             if not password:
                 raise StageFailure(
-                    STAGE,
                     "PDF is encrypted (password protected); "
                     "put its password in talk.yaml as deck_password",
                     path,
                 )
             if not document.authenticate(password):
-                raise StageFailure(
-                    STAGE, "PDF is encrypted and deck_password does not open it", path
-                )
+                raise StageFailure("PDF is encrypted and deck_password does not open it", path)
         if document.page_count == 0:
-            raise StageFailure(STAGE, "deck has no pages", path)
+            raise StageFailure("deck has no pages", path)
         yield document
 
 

@@ -1,17 +1,15 @@
-"""Chapter structure along the causal chain, planned by the LLM over the evidence."""
+"""The outline stage (outline.json): chapters along the causal chain, planned by the LLM
+over the evidence."""
 
 from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from pipeline.llm import LLM
+from pipeline.llm.client import LLM
 from pipeline.prompts import Prompt
-from pipeline.schema import Evidence, Outline, OutlineSection, Provenance, TalkMeta
-from pipeline.schema.article import CAUSAL_ORDER
-from pipeline.store import provenance, sha256_model
+from pipeline.schema import CAUSAL_ORDER, Evidence, Outline, OutlineSection, TalkMeta
 from pipeline.text import shorten
 
-STAGE = "outline"
 MAX_TOKENS = 1024
 
 
@@ -38,17 +36,6 @@ def evidence_listing(evidence: Evidence, words: int = 40) -> str:
     )
 
 
-def outline_provenance(
-    evidence: Evidence, meta: TalkMeta, model_id: str, prompt: Prompt
-) -> Provenance:
-    return provenance(
-        STAGE,
-        inputs={"evidence": sha256_model(evidence), "meta": sha256_model(meta)},
-        model=model_id,
-        prompts={prompt.id: prompt.sha256},
-    )
-
-
 def build_outline(evidence: Evidence, meta: TalkMeta, llm: LLM, prompt: Prompt) -> Outline:
     """Ask the LLM for five causal-chain chapters, each backed by existing evidence ids."""
     rendered = prompt.render(title=meta.title or "", evidence=evidence_listing(evidence))
@@ -58,8 +45,4 @@ def build_outline(evidence: Evidence, meta: TalkMeta, llm: LLM, prompt: Prompt) 
         chapter = getattr(reply, role)
         ids = list(dict.fromkeys(chapter.evidence_ids))  # keep order, drop repeats
         sections.append(OutlineSection(role=role, title=chapter.title.strip(), evidence_ids=ids))
-    return Outline(
-        title=meta.title or reply.title.strip(),
-        sections=sections,
-        provenance=outline_provenance(evidence, meta, llm.model_id, prompt),
-    )
+    return Outline(title=meta.title or reply.title.strip(), sections=sections)

@@ -1,4 +1,5 @@
-"""Evidence units with stable ids: speech (t-HH:MM:SS), slides (s-NN), notes (n-NN).
+"""The evidence stage (evidence.json): citable units with stable ids: speech
+(t-HH:MM:SS), slides (s-NN), notes (n-NN).
 
 Speech is cut with langchain-text-splitters at sentence ends to a token budget, so a unit
 is a whole thought that fits a prompt; each unit is tied to its time and to the slide on
@@ -10,59 +11,28 @@ import re
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
+from pipeline.evidence.options import EvidenceOptions
 from pipeline.schema import (
     Deck,
     Evidence,
     EvidenceUnit,
     GlossaryEntry,
-    Provenance,
     Segment,
     Slide,
     Timeline,
     Transcript,
 )
-from pipeline.sentences import sentences
-from pipeline.settings import EvidenceOptions
-from pipeline.store import provenance, sha256_bytes, sha256_model
-from pipeline.text import estimate_tokens
+from pipeline.text import clock, estimate_tokens
+from pipeline.transcript.sentences import sentences
 
-STAGE = "evidence"
 # Sentence ends first (Chinese and English), then clauses, then words: a unit is cut
 # mid-sentence only when one sentence alone is over the budget.
 SEPARATORS = ["\n\n", "\n", "。", "！", "？", ". ", "? ", "! ", "；", "; ", "，", ", ", " ", ""]
 CJK_LANGUAGES = {"zh", "ja", "yue"}
 
 
-def evidence_provenance(
-    transcript: Transcript,
-    deck: Deck | None,
-    timeline: Timeline | None,
-    terms: list[str],
-    opts: EvidenceOptions,
-) -> Provenance:
-    inputs = {
-        "transcript": sha256_model(transcript),
-        "terms": sha256_bytes("\n".join(terms).encode()),
-    }
-    if deck is not None:
-        inputs["deck"] = sha256_model(deck)
-    if timeline is not None:
-        inputs["timeline"] = sha256_model(timeline)
-    options = {name: str(value) for name, value in opts.model_dump().items()}
-    return provenance(STAGE, inputs=inputs, options=options)
-
-
-def timestamp(seconds: float) -> str:
-    """mm:ss below an hour, h:mm:ss above: the form citations show."""
-    total = int(seconds)
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
-
-
 def speech_id(seconds: float) -> str:
-    total = int(seconds)
-    return f"t-{total // 3600:02d}:{total % 3600 // 60:02d}:{total % 60:02d}"
+    return f"t-{clock(seconds, hours=True)}"
 
 
 class SpokenText:
@@ -142,8 +112,7 @@ def speech_units(
 
 
 def slide_body(slide: Slide) -> str:
-    parts = [slide.title, slide.text, *slide.tables]
-    body = "\n".join(part for part in parts if part)
+    body = "\n".join(slide.texts(notes=False))  # notes are units of their own
     if not body and slide.scanned:
         return f"(slide {slide.index}: a picture without a text layer)"
     return body
@@ -213,5 +182,4 @@ def build_evidence(
     return Evidence(
         units=units,
         glossary=first_occurrences(terms, units, timeline),
-        provenance=evidence_provenance(transcript, deck, timeline, terms, opts),
     )

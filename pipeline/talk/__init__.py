@@ -1,4 +1,5 @@
-"""Classify the files of a talk folder: one recording, decks, optional talk.yaml."""
+"""The talk stage: classify the files of a talk folder (one recording, decks, optional
+subtitles and talk.yaml), and find the talk folders under inputs/."""
 
 from pathlib import Path
 
@@ -6,9 +7,8 @@ import yaml
 from pydantic import ValidationError
 
 from pipeline.errors import StageFailure
-from pipeline.schema import TalkInputs, TalkMeta
+from pipeline.schema import Talk, TalkMeta
 
-STAGE = "ingest"
 MEDIA_SUFFIXES = {
     ".mp4",
     ".mkv",
@@ -33,13 +33,14 @@ def read_meta(path: Path) -> TalkMeta:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         return TalkMeta.model_validate(data)
     except (yaml.YAMLError, ValidationError, UnicodeDecodeError) as err:
-        raise StageFailure(STAGE, f"talk.yaml is not valid: {err}", path) from err
+        raise StageFailure(f"talk.yaml is not valid: {err}", path) from err
 
 
-def ingest(folder: Path) -> TalkInputs:
-    """Find the recording, the decks and the metadata of one talk; refuse what is unclear."""
+def read_talk(folder: Path, slug: str) -> Talk:
+    """Find the recording, the decks and the metadata of one talk; refuse what is unclear.
+    `slug` names the talk in outputs/ (see talk_slug)."""
     if not folder.is_dir():
-        raise StageFailure(STAGE, "talk folder does not exist", folder)
+        raise StageFailure("talk folder does not exist", folder)
     media, decks, subtitles, meta = [], [], [], TalkMeta()
     for path in sorted(folder.iterdir()):
         name, suffix = path.name, path.suffix.lower()
@@ -55,22 +56,21 @@ def ingest(folder: Path) -> TalkInputs:
             meta = read_meta(path)
         else:
             raise StageFailure(
-                STAGE,
                 f"unsupported file type '{suffix or name}'; expected a recording "
                 f"({', '.join(sorted(MEDIA_SUFFIXES))}), a deck (.pptx, .pdf), subtitles (.srt, "
                 ".vtt) or talk.yaml",
                 path,
             )
     if not media:
-        raise StageFailure(STAGE, "no recording found (video or audio file)", folder)
+        raise StageFailure("no recording found (video or audio file)", folder)
     if len(media) > 1:
         names = ", ".join(p.name for p in media)
-        raise StageFailure(STAGE, f"more than one recording ({names}); keep one", folder)
+        raise StageFailure(f"more than one recording ({names}); keep one", folder)
     if len(subtitles) > 1:
         names = ", ".join(p.name for p in subtitles)
-        raise StageFailure(STAGE, f"more than one subtitle file ({names}); keep one", folder)
-    return TalkInputs(
-        slug=folder.name,
+        raise StageFailure(f"more than one subtitle file ({names}); keep one", folder)
+    return Talk(
+        slug=slug,
         folder=folder,
         media=media[0],
         decks=decks,
@@ -79,11 +79,25 @@ def ingest(folder: Path) -> TalkInputs:
     )
 
 
-def discover_talks(inputs_dir: Path) -> list[Path]:
-    """Every talk folder under inputs/: a folder holding files, at any depth."""
+def talk_slug(folder: Path, inputs_dir: Path) -> str:
+    """The talk's path under inputs/ (`examples/kv-cache-serving`), so two talks with the
+    same folder name in different places never share an outputs folder; the folder name for
+    a talk outside inputs/."""
+    folder, inputs_dir = folder.resolve(), inputs_dir.resolve()
+    if folder.is_relative_to(inputs_dir) and folder != inputs_dir:
+        return folder.relative_to(inputs_dir).as_posix()
+    return folder.name
+
+
+def discover_talks(inputs_dir: Path, outputs_dir: Path | None = None) -> list[Path]:
+    """Every talk folder under inputs/: a folder holding files, at any depth; hidden folders
+    and an outputs folder kept inside inputs/ are not talks."""
+    skip = outputs_dir.resolve() if outputs_dir else None
     talks = []
     for folder in sorted(p for p in inputs_dir.rglob("*") if p.is_dir()):
         if any(part.startswith(".") for part in folder.relative_to(inputs_dir).parts):
+            continue
+        if skip and folder.resolve().is_relative_to(skip):
             continue
         if any(
             child.is_file() and not child.name.startswith(".") and child.name not in IGNORED_NAMES

@@ -1,14 +1,14 @@
-"""Markdown articles with front matter; citations rendered as [mm:ss] and slide N."""
+"""The article stage (article.zh.md, article.en.md): typeset Markdown with front matter;
+citations rendered as [mm:ss] and slide N."""
 
 from urllib.parse import urlencode, urlparse, urlsplit, urlunsplit
 
 import yaml
 from autocorrect_py import format as autocorrect_format
 
-from pipeline.evidence import timestamp
-from pipeline.schema import Draft, Evidence, EvidenceUnit, Review, TalkMeta
+from pipeline.schema import Article, Draft, DraftText, Evidence, EvidenceUnit, Review, TalkMeta
+from pipeline.text import clock
 
-STAGE = "typeset"
 YOUTUBE_HOSTS = ("youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be")
 
 
@@ -24,7 +24,7 @@ def video_link(url: str, seconds: float) -> str:
 
 def render_citation(unit: EvidenceUnit, video_url: str | None) -> str:
     if unit.kind == "transcript":
-        stamp = f"[{timestamp(unit.start or 0.0)}]"
+        stamp = f"[{clock(unit.start or 0.0)}]"
         return f"[{stamp}]({video_link(video_url, unit.start or 0.0)})" if video_url else stamp
     suffix = " notes" if unit.kind == "notes" else ""
     return f"slide {unit.slide}{suffix}"
@@ -43,7 +43,7 @@ def render_paragraph(
     return f"{text}（{'、'.join(refs)}）" if lang == "zh" else f"{text} ({', '.join(refs)})"
 
 
-def front_matter(draft: Draft, meta: TalkMeta, slug: str, review: Review) -> str:
+def front_matter(draft: DraftText, meta: TalkMeta, slug: str, review: Review, key: str) -> str:
     data = {
         "title": draft.title,
         "lang": draft.lang,
@@ -53,14 +53,16 @@ def front_matter(draft: Draft, meta: TalkMeta, slug: str, review: Review) -> str
         "tags": meta.tags or None,
         "video": meta.video_url,
         "review": review.verdict,
-        "generated_from": draft.provenance.key[:16],
+        "generated_from": key[:16],
     }
     data = {k: v for k, v in data.items() if v is not None}
     return "---\n" + yaml.safe_dump(data, allow_unicode=True, sort_keys=False) + "---\n"
 
 
-def typeset(draft: Draft, evidence: Evidence, meta: TalkMeta, slug: str, review: Review) -> str:
-    """The article as Markdown with YAML front matter; Chinese spacing fixed by autocorrect."""
+def typeset_one(
+    draft: DraftText, evidence: Evidence, meta: TalkMeta, slug: str, review: Review, key: str
+) -> Article:
+    """One article as Markdown with YAML front matter; Chinese spacing fixed by autocorrect."""
     units = evidence.by_id()
     blocks = [f"# {draft.title}"]
     for section in draft.sections:
@@ -72,4 +74,13 @@ def typeset(draft: Draft, evidence: Evidence, meta: TalkMeta, slug: str, review:
     body = "\n\n".join(blocks) + "\n"
     if draft.lang == "zh":
         body = autocorrect_format(body)
-    return front_matter(draft, meta, slug, review) + "\n" + body
+    markdown = front_matter(draft, meta, slug, review, key) + "\n" + body
+    return Article(lang=draft.lang, markdown=markdown)
+
+
+def typeset(
+    draft: Draft, evidence: Evidence, meta: TalkMeta, slug: str, review: Review
+) -> list[Article]:
+    """The Chinese and the English article; `generated_from` names the draft they come from."""
+    key = draft.provenance.key if draft.provenance else ""
+    return [typeset_one(text, evidence, meta, slug, review, key) for text in draft.texts()]

@@ -1,4 +1,4 @@
-"""Speech to timestamped segments and words with faster-whisper.
+"""The transcript stage: speech to timestamped segments and words with faster-whisper.
 
 Steered by the deck's vocabulary, then corrected against it; likely hallucinations and
 repetition loops are dropped and recorded; Mandarin comes out in Simplified characters.
@@ -10,17 +10,14 @@ from dataclasses import dataclass
 import opencc
 from faster_whisper import WhisperModel
 
-from pipeline.audio import audio_chunks
-from pipeline.corrections import correct_terms
 from pipeline.errors import StageFailure
-from pipeline.media import probe_audio
 from pipeline.models import WhisperModelRef
-from pipeline.schema import DroppedSegment, Provenance, Segment, TalkInputs, Transcript, Word
-from pipeline.settings import WhisperOptions
-from pipeline.store import provenance, sha256_bytes, sha256_file
-from pipeline.vocabulary import whisper_prompt
+from pipeline.schema import DroppedSegment, Segment, Talk, Transcript, Word
+from pipeline.transcript.audio import audio_chunks
+from pipeline.transcript.corrections import correct_terms
+from pipeline.transcript.media import probe_audio
+from pipeline.transcript.options import TranscriptOptions
 
-STAGE = "transcribe"
 Progress = Callable[[float, float], None]
 # Whisper's own fallback thresholds: above this compression ratio text is repetitive...
 MAX_COMPRESSION_RATIO = 2.4
@@ -29,24 +26,16 @@ NO_SPEECH_PROB = 0.6
 MIN_AVG_LOGPROB = -1.0
 
 
-def transcript_provenance(
-    talk: TalkInputs, model: WhisperModelRef, opts: WhisperOptions, vocabulary: list[str]
-) -> Provenance:
-    return provenance(
-        STAGE,
-        inputs={talk.media.name: sha256_file(talk.media)},
-        model=model.id,
-        options={
-            "language": talk.meta.language or "auto",
-            "beam_size": str(opts.beam_size),
-            "compute_type": opts.compute_type,
-            "chunk_minutes": str(opts.chunk_minutes),
-            "vocabulary": sha256_bytes("\n".join(vocabulary).encode()),
-        },
-    )
+def whisper_prompt(terms: list[str]) -> str | None:
+    return f"Glossary: {', '.join(terms)}." if terms else None
 
 
-def load_whisper(model: WhisperModelRef, opts: WhisperOptions) -> WhisperModel:
+def options_key(opts: TranscriptOptions) -> dict[str, object]:
+    """The settings a transcript depends on (thread count and the subtitles switch do not)."""
+    return opts.model_dump(exclude={"cpu_threads", "force_asr"})
+
+
+def load_whisper(model: WhisperModelRef, opts: TranscriptOptions) -> WhisperModel:
     return WhisperModel(
         model.location,
         device=opts.device,
@@ -137,9 +126,9 @@ def recognise(talk, whisper, opts, vocabulary, progress, total_s) -> Recognised:
 
 
 def transcribe(
-    talk: TalkInputs,
+    talk: Talk,
     model: WhisperModelRef,
-    opts: WhisperOptions,
+    opts: TranscriptOptions,
     vocabulary: list[str],
     progress: Progress | None = None,
 ) -> Transcript:
@@ -150,15 +139,11 @@ def transcribe(
     try:
         heard = recognise(talk, whisper, opts, vocabulary, progress, total_s)
     except Exception as err:  # PyAV and CTranslate2 raise many types for unreadable media
-        raise StageFailure(
-            STAGE, f"cannot transcribe: {type(err).__name__}: {err}", talk.media
-        ) from err
+        raise StageFailure(f"cannot transcribe: {type(err).__name__}: {err}", talk.media) from err
     collected = to_simplified(heard.segments) if heard.language == "zh" else heard.segments
     kept, dropped = keep_speech(collected)
     if not kept:
-        raise StageFailure(
-            STAGE, "no speech found in the recording (silence or noise only)", talk.media
-        )
+        raise StageFailure("no speech found in the recording (silence or noise only)", talk.media)
     kept, corrections = correct_terms(kept, vocabulary)
     return Transcript(
         language=heard.language or "unknown",
@@ -168,7 +153,6 @@ def transcribe(
         vocabulary=vocabulary,
         corrections=corrections,
         dropped=dropped,
-        provenance=transcript_provenance(talk, model, opts, vocabulary),
     )
 
 

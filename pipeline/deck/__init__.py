@@ -1,4 +1,5 @@
-"""The deck stage: slides from a PPTX and/or PDF, with a picture of each slide for the site.
+"""The deck stage (deck.json): slides from a PPTX and/or PDF, with a picture of each slide
+for the site.
 
 The PPTX is the primary source when there is one (it has bullet levels, notes and hidden
 slides); a PDF of the same deck fills in text kept in pictures and gives the pictures.
@@ -8,28 +9,24 @@ Without a PDF, headless LibreOffice renders the PPTX when it is installed.
 import tempfile
 from pathlib import Path
 
-from pipeline import deck_pdf, deck_pptx
+from pipeline.deck import pdf, pptx
+from pipeline.deck.options import DeckOptions
 from pipeline.errors import StageFailure
-from pipeline.schema import Deck, Provenance, Slide, TalkInputs
-from pipeline.settings import DeckOptions
-from pipeline.store import provenance, sha256_file
+from pipeline.schema import Deck, Slide, Talk
 
-STAGE = "slides"
-MB = deck_pptx.MB
+MB = pptx.MB
 
 
-def uses_libreoffice(talk: TalkInputs, opts: DeckOptions) -> bool:
-    kinds = {p.suffix.lower() for p in talk.decks}
-    return kinds == {".pptx"} and opts.libreoffice and deck_pptx.libreoffice() is not None
+def uses_libreoffice(decks: list[Path], opts: DeckOptions) -> bool:
+    """A PPTX alone is rendered by LibreOffice, when it is installed and allowed."""
+    kinds = {p.suffix.lower() for p in decks}
+    return kinds == {".pptx"} and opts.libreoffice and pptx.libreoffice() is not None
 
 
-def deck_provenance(talk: TalkInputs, opts: DeckOptions) -> Provenance:
-    options = {
-        "thumbnail_width": str(opts.thumbnail_width),
-        "libreoffice": str(uses_libreoffice(talk, opts)),
-        "limits": f"{opts.max_mb}/{opts.max_unpacked_mb}/{opts.max_ratio}",
-    }
-    return provenance(STAGE, inputs={p.name: sha256_file(p) for p in talk.decks}, options=options)
+def options_key(decks: list[Path], opts: DeckOptions) -> dict[str, object]:
+    """The settings a deck.json depends on (the converter's timeout does not count)."""
+    keyed = opts.model_dump(exclude={"libreoffice", "libreoffice_timeout_s"})
+    return keyed | {"libreoffice": uses_libreoffice(decks, opts)}
 
 
 def pair_pages(slides: list[Slide], pages: int, source: str, warnings: list[str]) -> dict[int, int]:
@@ -69,19 +66,17 @@ def fill_from_pdf(slides: list[Slide], pages: list[Slide], pairing: dict[int, in
 def check_size(path: Path, opts: DeckOptions) -> None:
     size = path.stat().st_size
     if size == 0:
-        raise StageFailure(STAGE, "deck file is empty", path)
+        raise StageFailure("deck file is empty", path)
     if size > opts.max_mb * MB:
-        raise StageFailure(
-            STAGE, f"deck is {size / MB:.0f} MB, over the {opts.max_mb:.0f} MB limit", path
-        )
+        raise StageFailure(f"deck is {size / MB:.0f} MB, over the {opts.max_mb:.0f} MB limit", path)
 
 
 def read_pptx_checked(path: Path, opts: DeckOptions) -> list[Slide]:
     check_size(path, opts)
-    deck_pptx.check_archive(path, int(opts.max_unpacked_mb * MB), opts.max_ratio)
-    slides = deck_pptx.read_pptx(path)
+    pptx.check_archive(path, int(opts.max_unpacked_mb * MB), opts.max_ratio)
+    slides = pptx.read_pptx(path)
     if not slides:
-        raise StageFailure(STAGE, "deck has no slides", path)
+        raise StageFailure("deck has no slides", path)
     return slides
 
 
@@ -95,26 +90,31 @@ def scanned_warning(slides: list[Slide], source: str) -> list[str]:
     ]
 
 
-def read_deck(talk: TalkInputs, opts: DeckOptions, pictures_dir: Path) -> Deck:
+def read_deck(talk: Talk, opts: DeckOptions, pictures_dir: Path) -> Deck:
     """Every deck of the talk as one Deck; slide pictures are written to `pictures_dir`."""
-    pptx = [p for p in talk.decks if p.suffix.lower() == ".pptx"][:1]
-    pdf = [p for p in talk.decks if p.suffix.lower() == ".pdf"][:1]
+    pptx_files = [p for p in talk.decks if p.suffix.lower() == ".pptx"][:1]
+    pdf_files = [p for p in talk.decks if p.suffix.lower() == ".pdf"][:1]
     warnings = [
-        f"{p.name} ignored: one deck per format is read" for p in talk.decks if p not in pptx + pdf
+        f"{p.name} ignored: one deck per format is read"
+        for p in talk.decks
+        if p not in pptx_files + pdf_files
     ]
     slides: list[Slide] = []
-    if pptx:
+    if pptx_files:
         try:
-            slides = read_pptx_checked(pptx[0], opts)
+            slides = read_pptx_checked(pptx_files[0], opts)
         except StageFailure as err:
-            if not pdf:
+            if not pdf_files:
                 raise
             warnings.append(f"{err}; the PDF is used instead")
-    used = pptx if slides else []
+    used = pptx_files if slides else []
     with tempfile.TemporaryDirectory(prefix="talk2article-deck-") as tmp:
-        source, origin = pdf[0] if pdf else None, "pdf"
-        if slides and not pdf and uses_libreoffice(talk, opts):
-            source, origin = _libreoffice_pdf(pptx[0], Path(tmp), opts, warnings), "libreoffice"
+        source, origin = pdf_files[0] if pdf_files else None, "pdf"
+        if slides and not pdf_files and uses_libreoffice(talk.decks, opts):
+            source, origin = (
+                _libreoffice_pdf(pptx_files[0], Path(tmp), opts, warnings),
+                "libreoffice",
+            )
         pages = _read_pdf_pages(source, talk.meta.deck_password, opts, bool(slides), warnings)
         if not slides:  # the PDF alone
             slides = pages
@@ -128,7 +128,7 @@ def read_deck(talk: TalkInputs, opts: DeckOptions, pictures_dir: Path) -> Deck:
         slides = fill_from_pdf(slides, pages, pairing)
         pictures = {}
         if pairing:
-            pictures = deck_pdf.render_pages(
+            pictures = pdf.render_pages(
                 source, pairing, pictures_dir, opts.thumbnail_width, talk.meta.deck_password
             )
     return Deck(
@@ -136,13 +136,12 @@ def read_deck(talk: TalkInputs, opts: DeckOptions, pictures_dir: Path) -> Deck:
         slides=[s.model_copy(update={"thumbnail": pictures.get(s.index)}) for s in slides],
         thumbnails=origin if pictures else "none",
         warnings=warnings,
-        provenance=deck_provenance(talk, opts),
     )
 
 
-def _libreoffice_pdf(pptx: Path, tmp: Path, opts: DeckOptions, warnings: list[str]) -> Path | None:
+def _libreoffice_pdf(path: Path, tmp: Path, opts: DeckOptions, warnings: list[str]) -> Path | None:
     try:
-        return deck_pptx.convert_to_pdf(pptx, tmp, opts.libreoffice_timeout_s)
+        return pptx.convert_to_pdf(path, tmp, opts.libreoffice_timeout_s)
     except StageFailure as err:
         warnings.append(f"{err}; no slide pictures")
         return None
@@ -160,7 +159,7 @@ def _read_pdf_pages(
         return []
     try:
         check_size(path, opts)
-        return deck_pdf.read_pdf(path, password)
+        return pdf.read_pdf(path, password)
     except StageFailure as err:
         if not has_pptx:
             raise

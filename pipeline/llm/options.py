@@ -1,0 +1,42 @@
+"""Which OpenAI-compatible endpoint writes (OPENAI_*), and the embedded server
+(TALK2ARTICLE_LLAMA_*)."""
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class LLMOptions(BaseSettings):
+    """Which OpenAI-compatible endpoint drafts the article.
+
+    With no base URL, the bundled Qwen2.5-0.5B GGUF is served by llama.cpp on loopback.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="OPENAI_", env_file=".env", extra="ignore")
+
+    base_url: str | None = Field(None, description="e.g. https://api.openai.com/v1 or a vLLM URL.")
+    api_key: str | None = Field(None, description="Secret; needed when base_url is set.")
+    model: str | None = Field(None, description="Model name at the endpoint.")
+    structured_output: str = Field(
+        "auto",
+        description="'json_schema' (OpenAI, vLLM), 'json_object' (llama.cpp server: "
+        "json_object with a schema) or 'auto' (json_object for the embedded server).",
+    )
+    timeout_s: float = Field(300.0, gt=0, description="Per-request timeout in seconds.")
+    max_retries: int = Field(3, ge=1, description="Attempts per call when the reply is invalid.")
+    temperature: float = Field(0.2, ge=0, description="First attempt; retries run warmer.")
+    seed: int | None = Field(1234, description="Sampling seed, for repeatable drafts.")
+
+
+class EmbeddedLLMOptions(BaseSettings):
+    """The local llama.cpp server used when no endpoint is configured."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TALK2ARTICLE_LLAMA_", env_file=".env", extra="ignore"
+    )
+
+    model_path: Path | None = Field(None, description="A GGUF file; default: the bundled Qwen.")
+    n_ctx: int = Field(8192, ge=512, description="Context window in tokens.")
+    n_threads: int = Field(0, ge=0, description="0 uses every core.")
+    startup_timeout_s: float = Field(180.0, gt=0)
