@@ -23,15 +23,15 @@ import time
 from pathlib import Path
 
 from pipeline.align import build_timeline, frame_path
-from pipeline.deck_pptx import libreoffice
-from pipeline.frames import sample_frames
-from pipeline.ingest import ingest
+from pipeline.deck.pptx import libreoffice
+from pipeline.timeline.pictures import sample_frames
+from pipeline.talk import read_talk
 from pipeline.models import resolve_whisper
-from pipeline.schema import TalkInputs
-from pipeline.settings import AlignOptions, DeckOptions, Settings, WhisperOptions
-from pipeline.slides import read_deck
-from pipeline.transcribe import transcribe
-from pipeline.vocabulary import collect_terms
+from pipeline.schema import Talk
+from pipeline.settings import TimelineOptions, DeckOptions, Settings, TranscriptOptions
+from pipeline.deck import read_deck
+from pipeline.transcript import transcribe
+from pipeline.deck.vocabulary import collect_terms
 from tests.helpers import DATA, EXAMPLE, REPO, share_on_right_slide
 from tests.videos import share_right, slide_video
 
@@ -48,7 +48,7 @@ def deck_speed(work: Path) -> tuple[float, dict]:
     """Best of ROUNDS per deck (the machine is noisy), summed over decks."""
     pages, seconds, per_deck = 0, 0.0, {}
     for path in real_decks():
-        talk = TalkInputs(slug="b", folder=path.parent, media=path, decks=[path])
+        talk = Talk(slug="b", folder=path.parent, media=path, decks=[path])
         best = float("inf")
         for n in range(ROUNDS):
             started = time.perf_counter()
@@ -69,27 +69,29 @@ def pip_accuracy(work: Path) -> float:
     """Frame path on a real deck (sglang-router: one template, animation builds) shown
     beside a speaker box with camera shots between: tests/videos.py."""
     source = DATA / "sglang-router.pdf"
-    talk = TalkInputs(slug="b", folder=DATA, media=source, decks=[source])
+    talk = Talk(slug="b", folder=DATA, media=source, decks=[source])
     deck = read_deck(talk, DeckOptions(libreoffice=False), work / "pip")
     video = work / "pip.mp4"
     truth = slide_video(video, [work / s.thumbnail for s in deck.slides], 8.0, 5, pip=True)
-    spans, _ = frame_path(video, deck.slides, work, truth[-1][2], AlignOptions())
+    spans, _ = frame_path(video, deck.slides, work, truth[-1][2], TimelineOptions())
     return share_right(truth, spans)
 
 
 def main() -> None:
     settings = Settings()
-    talk = ingest(EXAMPLE)
+    talk = read_talk(EXAMPLE, "t")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         deck = read_deck(talk, DeckOptions(libreoffice=False), work / "slides")
         model = resolve_whisper("auto", talk.meta.language, settings.cache_dir)
-        spoken = transcribe(talk, model, WhisperOptions(), collect_terms(deck, talk.meta.glossary))
+        spoken = transcribe(
+            talk, model, TranscriptOptions(), collect_terms(deck, talk.meta.glossary)
+        )
         started = time.perf_counter()
-        with_video = build_timeline(talk, spoken, deck, work, AlignOptions())
+        with_video = build_timeline(talk, spoken, deck, work, TimelineOptions())
         frame_seconds = time.perf_counter() - started
         audio_only = talk.model_copy(update={"media": DATA / "jfk.flac"})  # no video stream
-        text_only = build_timeline(audio_only, spoken, deck, work, AlignOptions())
+        text_only = build_timeline(audio_only, spoken, deck, work, TimelineOptions())
         print("frame path:", *[f"{s.slide}@{s.start:.0f}-{s.end:.0f}" for s in with_video.spans])
         print("text path: ", *[f"{s.slide}@{s.start:.0f}-{s.end:.0f}" for s in text_only.spans])
 

@@ -17,19 +17,21 @@ import jiwer
 import numpy as np
 from faster_whisper import WhisperModel, decode_audio
 
-from pipeline.ingest import ingest
-from pipeline.media import probe_audio
+from pipeline.talk import read_talk
+from pipeline.transcript.media import probe_audio
 from pipeline.models import resolve_whisper
-from pipeline.schema import TalkInputs, TalkMeta
-from pipeline.settings import DeckOptions, Settings, WhisperOptions
-from pipeline.slides import read_deck
-from pipeline.transcribe import transcribe
-from pipeline.vocabulary import collect_terms, whisper_prompt
+from pipeline.schema import Talk, TalkMeta
+from pipeline.deck.options import DeckOptions
+from pipeline.settings import Settings
+from pipeline.transcript.options import TranscriptOptions
+from pipeline.deck import read_deck
+from pipeline.transcript import transcribe
+from pipeline.deck.vocabulary import collect_terms, whisper_prompt
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
 EXAMPLE = ROOT / "inputs" / "examples" / "kv-cache-serving"
-OPTS = WhisperOptions()
+OPTS = TranscriptOptions()
 NORMALISE = jiwer.Compose(
     [jiwer.ToLowerCase(), jiwer.RemovePunctuation(), jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
 )
@@ -75,7 +77,7 @@ def overhead(talk, model, vocabulary, rounds: int = 5) -> tuple[float, float]:
 
 def wer(talk_file: str, reference_file: str, model) -> float:
     media = DATA / talk_file
-    talk = TalkInputs(slug=media.stem, folder=DATA, media=media, meta=TalkMeta(language="en"))
+    talk = Talk(slug=media.stem, folder=DATA, media=media, meta=TalkMeta(language="en"))
     result = transcribe(talk, model, OPTS, [])
     reference = (DATA / reference_file).read_text()
     return round(jiwer.wer(NORMALISE(reference), NORMALISE(text_of(result))), 4)
@@ -117,7 +119,7 @@ def scaling(talk, model, factors=(1, 5, 20)) -> tuple[dict[str, float], dict[str
 
 def main() -> None:
     cache = Settings().cache_dir
-    talk = ingest(EXAMPLE)
+    talk = read_talk(EXAMPLE, "t")
     model = resolve_whisper("auto", talk.meta.language, cache)
     with tempfile.TemporaryDirectory() as pictures:
         deck = read_deck(talk, DeckOptions(libreoffice=False), Path(pictures))

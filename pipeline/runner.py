@@ -117,9 +117,9 @@ def versions() -> dict[str, str]:
 class TalkRun:
     """The stages of one talk, run in order and recorded in its run.json."""
 
-    def __init__(self, store: TalkStore, talk: str, code_root: Path = source.ROOT) -> None:
+    def __init__(self, store: TalkStore, talk: str, code_root: Path | None = None) -> None:
         self.store = store
-        self.code_root = code_root
+        self.code_root = code_root or source.ROOT
         self.record = RunRecord(talk=talk, started=datetime.now(UTC), versions=versions())
         self.save()
 
@@ -172,7 +172,7 @@ class TalkRun:
 
     def _failed(self, stage: Stage, started: float, err: Exception) -> None:
         if isinstance(err, StageFailure):
-            error = err.error
+            error = StageError(stage=stage.name, message=err.message, file=err.file)
         else:
             error = StageError(stage=stage.name, message=f"{type(err).__name__}: {err}")
         self._add(stage.name, started, "failed", error=error)

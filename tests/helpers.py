@@ -4,8 +4,7 @@ import json
 import re
 from pathlib import Path
 
-from pipeline.schema import Segment, TalkInputs, TalkMeta, TimelineSpan, Transcript
-from pipeline.store import provenance
+from pipeline.schema import Segment, Talk, TalkMeta, TimelineSpan, Transcript
 from tests.videos import share_right
 
 DATA = Path(__file__).parent / "data"
@@ -13,8 +12,8 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "inputs" / "examples" / "kv-cache-serving"
 
 
-def talk_with(media: Path, decks: list[Path] | None = None, **meta) -> TalkInputs:
-    return TalkInputs(
+def talk_with(media: Path, decks: list[Path] | None = None, **meta) -> Talk:
+    return Talk(
         slug="t", folder=media.parent, media=media, decks=decks or [], meta=TalkMeta(**meta)
     )
 
@@ -42,7 +41,6 @@ def truth_transcript() -> Transcript:
         language="en",
         duration=example_truth()["duration"],
         segments=segments,
-        provenance=provenance("transcribe", {"narration": "truth"}),
     )
 
 

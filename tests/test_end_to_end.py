@@ -15,7 +15,7 @@ from pipeline.evidence import timestamp
 from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, has_cjk
 from tests.helpers import DATA, EXAMPLE
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.models
 CLI = [sys.executable, "-m", "flows.cli"]
 
 

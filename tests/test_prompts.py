@@ -1,19 +1,16 @@
 import pytest
 
 from pipeline.prompts import PromptError, load_prompt
-from pipeline.settings import REPO_ROOT
-
-PROMPTS = REPO_ROOT / "prompts"
 
 
 @pytest.mark.parametrize("prompt_id", ["outline", "draft_section", "translate"])
 def test_shipped_prompts_load_with_a_hash(prompt_id):
-    prompt = load_prompt(PROMPTS, prompt_id)
+    prompt = load_prompt(prompt_id)
     assert len(prompt.sha256) == 64 and prompt.variables()
 
 
 def test_missing_and_unexpected_variables_are_errors():
-    prompt = load_prompt(PROMPTS, "translate")
+    prompt = load_prompt("translate")
     with pytest.raises(PromptError, match="missing"):
         prompt.render(kind="段落")
     with pytest.raises(PromptError, match="unexpected"):
@@ -21,7 +18,7 @@ def test_missing_and_unexpected_variables_are_errors():
 
 
 def test_render_fills_every_placeholder():
-    rendered = load_prompt(PROMPTS, "translate").render(kind="标题", text="KV cache paging")
+    rendered = load_prompt("translate").render(kind="标题", text="KV cache paging")
     assert "{{" not in rendered.system + rendered.user
     assert "KV cache paging" in rendered.user
     assert [m["role"] for m in rendered.messages()] == ["system", "user"]
@@ -30,4 +27,10 @@ def test_render_fills_every_placeholder():
 def test_prompt_file_must_match_its_id(tmp_path):
     (tmp_path / "a.yaml").write_text("id: b\nsystem: s\nuser: u\n")
     with pytest.raises(PromptError, match="does not match"):
-        load_prompt(tmp_path, "a")
+        load_prompt("a", tmp_path)
+
+
+def test_a_prompts_folder_in_settings_overrides_the_shipped_one(tmp_path):
+    (tmp_path / "outline.yaml").write_text("id: outline\nsystem: s\nuser: '{{ x }}'\n")
+    assert load_prompt("outline", tmp_path).variables() == {"x"}
+    assert load_prompt("outline").sha256 != load_prompt("outline", tmp_path).sha256

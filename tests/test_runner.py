@@ -3,39 +3,123 @@ import json
 import pytest
 
 from pipeline.errors import StageFailure
-from pipeline.runlog import RunLog
+from pipeline.prompts import Prompt
+from pipeline.runner import Stage, StageFailed, TalkRun, provenance
+from pipeline.schema import Deck, Evidence, EvidenceUnit, Slide
+from pipeline.source import ROOT
+from pipeline.stages import DECK
 from pipeline.store import TalkStore
 
+EVIDENCE = Stage[Evidence](
+    "evidence",
+    code="pipeline.evidence",
+    keyed_by=("notes", "options"),
+    contract=Evidence,
+    output="evidence.json",
+    texts=lambda e: {"evidence.txt": "\n".join(u.text for u in e.units)},
+)
 
-def test_stages_are_timed_and_saved_as_they_finish(tmp_path):
-    log = RunLog(TalkStore(tmp_path), "talk")
-    with log.stage("one"):
-        pass
-    with log.stage("two") as state:
-        state["cached"] = True
-    saved = json.loads((tmp_path / "run.json").read_text())
-    assert [(s["name"], s["status"]) for s in saved["stages"]] == [
-        ("one", "done"),
-        ("two", "cached"),
+
+class Maker:
+    """make() for a stage, counting how often it really ran."""
+
+    def __init__(self, text: str = "blocks of 16 tokens") -> None:
+        self.text, self.calls = text, 0
+
+    def __call__(self) -> Evidence:
+        self.calls += 1
+        unit = EvidenceUnit(id="s-01", kind="slide", text=self.text, slide=1)
+        return Evidence(units=[unit], warnings=["slide 1 is blurry"])
+
+
+def saved(tmp_path) -> dict:
+    return json.loads((tmp_path / "run.json").read_text())
+
+
+def test_a_stage_runs_once_then_is_reused_while_its_inputs_are_the_same(tmp_path):
+    make, key = Maker(), {"notes": "a", "options": {"max_tokens": 80}}
+    first = TalkRun(TalkStore(tmp_path), "talk")
+    made = first.run(EVIDENCE, make, key)
+    assert made.provenance.stage == "evidence" and made.provenance.options == {
+        "options.max_tokens": "80"
+    }
+    assert (tmp_path / "evidence.txt").read_text() == "blocks of 16 tokens"
+    again = TalkRun(TalkStore(tmp_path), "talk")
+    assert again.run(EVIDENCE, make, key) == made and make.calls == 1
+    again.run(EVIDENCE, make, key | {"notes": "b"})
+    assert make.calls == 2
+    record = saved(tmp_path)
+    assert [(s["name"], s["status"]) for s in record["stages"]] == [
+        ("evidence", "cached"),
+        ("evidence", "done"),
     ]
-    assert saved["status"] == "running" and saved["versions"]["talk2article"]
+    assert record["stages"][0]["warnings"] == ["slide 1 is blurry"]
+    assert record["status"] == "running" and record["versions"]["talk2article"]
 
 
-def test_a_fatal_failure_ends_the_run_and_propagates(tmp_path):
-    log = RunLog(TalkStore(tmp_path), "talk")
-    with pytest.raises(StageFailure), log.stage("ingest"):
-        raise StageFailure("ingest", "no recording found", tmp_path)
-    saved = json.loads((tmp_path / "run.json").read_text())
-    assert saved["status"] == "failed"
-    assert saved["errors"] == [
-        {"stage": "ingest", "message": "no recording found", "file": str(tmp_path)}
+def test_a_stored_output_is_not_reused_without_the_files_it_names(tmp_path):
+    make, key = Maker(), {"notes": "a", "options": {}}
+    run = TalkRun(TalkStore(tmp_path), "talk")
+    run.run(EVIDENCE, make, key)
+    (tmp_path / "evidence.txt").unlink()
+    run.run(EVIDENCE, make, key)
+    assert make.calls == 2 and (tmp_path / "evidence.txt").exists()
+
+
+def test_deck_pictures_must_exist_for_the_deck_to_be_reused(tmp_path):
+    def make() -> Deck:
+        (tmp_path / "slides").mkdir(exist_ok=True)
+        (tmp_path / "slides" / "slide-001.jpg").write_bytes(b"jpg")
+        return Deck(sources=["d.pdf"], slides=[Slide(index=1, thumbnail="slides/slide-001.jpg")])
+
+    run = TalkRun(TalkStore(tmp_path), "talk")
+    run.run(DECK, make, {"decks": [], "options": {}})
+    (tmp_path / "slides" / "slide-001.jpg").unlink()
+    run.run(DECK, make, {"decks": [], "options": {}})
+    assert [s.status for s in run.record.stages] == ["done", "done"]
+
+
+def test_the_key_must_name_exactly_the_inputs_of_the_stage_table(tmp_path):
+    run = TalkRun(TalkStore(tmp_path), "talk")
+    with pytest.raises(StageFailed, match="keyed by"):
+        run.run(EVIDENCE, Maker(), {"notes": "a"})
+
+
+def test_provenance_covers_code_inputs_model_prompts_and_options_without_leaking_text():
+    stage = Stage("outline", code="pipeline.writing.outline", keyed_by=("evidence", "model", "p"))
+    prompt = Prompt("outline", "f" * 64, "s", "u")
+    base = provenance(stage, {"evidence": "secret text", "model": "m", "p": [prompt]}, ROOT)
+    assert base.model == "m" and base.prompts == {"outline": "f" * 64}
+    assert "secret text" not in base.model_dump_json()
+    changed = [
+        {"evidence": "other", "model": "m", "p": [prompt]},
+        {"evidence": "secret text", "model": "n", "p": [prompt]},
+        {"evidence": "secret text", "model": "m", "p": [Prompt("outline", "e" * 64, "s", "u")]},
+    ]
+    assert all(provenance(stage, key, ROOT).key != base.key for key in changed)
+
+
+def test_a_fatal_failure_ends_the_run_and_names_stage_and_file(tmp_path):
+    def fail() -> Evidence:
+        raise StageFailure("no recording found", tmp_path)
+
+    run = TalkRun(TalkStore(tmp_path), "talk")
+    with pytest.raises(StageFailed):
+        run.run(EVIDENCE, fail, {"notes": "a", "options": {}})
+    record = saved(tmp_path)
+    assert record["status"] == "failed"
+    assert record["errors"] == [
+        {"stage": "evidence", "message": "no recording found", "file": str(tmp_path)}
     ]
 
 
-def test_a_non_fatal_failure_is_recorded_and_swallowed(tmp_path):
-    log = RunLog(TalkStore(tmp_path), "talk")
-    with log.stage("slides", fatal=False):
+def test_a_non_fatal_failure_is_recorded_and_the_talk_goes_on(tmp_path):
+    def fail() -> Deck:
         raise ValueError("odd deck")
-    assert log.record.status == "running"
-    assert log.record.stages[0].status == "failed"
-    assert log.record.errors[0].message == "ValueError: odd deck"
+
+    run = TalkRun(TalkStore(tmp_path), "talk")
+    assert run.run(DECK, fail, {"decks": [], "options": {}}) is None
+    assert run.record.status == "running"
+    assert run.record.stages[0].status == "failed"
+    assert run.record.errors[0].message == "ValueError: odd deck"
+    assert run.finish([]).status == "partial"

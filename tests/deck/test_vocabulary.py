@@ -1,10 +1,9 @@
+from pipeline.deck.vocabulary import MAX_TERMS, collect_terms
 from pipeline.schema import Deck, Slide
-from pipeline.store import provenance
-from pipeline.vocabulary import MAX_TERMS, collect_terms, whisper_prompt
+from pipeline.transcript import whisper_prompt
 
 DECK = Deck(
     sources=["d.pdf"],
-    provenance=provenance("slides", {}),
     slides=[
         Slide(index=1, title="PagedAttention in vLLM", text="KV-cache blocks on one A100 GPU"),
         Slide(index=2, title="Results", text="The GPU is busy", notes="Mention the 13B model"),

@@ -4,10 +4,10 @@ import httpx
 import pytest
 from pydantic import BaseModel, Field
 
-from pipeline.llm import Endpoint, LLMError, OpenAILLM
-from pipeline.llm.client import response_format
+from pipeline.llm.client import Endpoint, LLMError, OpenAILLM, response_format
+from pipeline.llm.options import LLMOptions
 from pipeline.prompts import RenderedPrompt
-from pipeline.settings import LLMOptions
+from tests.llm_double import scripted_llm
 
 PROMPT = RenderedPrompt("p", "hash", "system text", "user text")
 
@@ -16,37 +16,11 @@ class Answer(BaseModel):
     value: int
 
 
-def completion(content: str) -> dict:
-    return {
-        "id": "x",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "m",
-        "choices": [
-            {
-                "index": 0,
-                "finish_reason": "stop",
-                "message": {"role": "assistant", "content": content},
-            }
-        ],
-        "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5},
-    }
-
-
-def scripted_llm(contents: list[str], requests: list[dict], sink=None, structured="json_object"):
-    def handle(request: httpx.Request) -> httpx.Response:
-        requests.append(json.loads(request.content))
-        return httpx.Response(200, json=completion(contents.pop(0)))
-
-    endpoint = Endpoint("http://llm.test/v1", "key", "m", structured)
-    client = httpx.Client(transport=httpx.MockTransport(handle))
-    return OpenAILLM(endpoint, LLMOptions(max_retries=3), sink=sink, http_client=client)
-
-
 def test_invalid_reply_is_retried_with_the_problem_fed_back():
-    requests, calls = [], []
-    llm = scripted_llm(['{"value": "many"}', '{"value": 7}'], requests, sink=calls.append)
+    calls = []
+    llm, endpoint = scripted_llm(['{"value": "many"}', '{"value": 7}'], sink=calls.append)
     assert llm.complete(PROMPT, Answer, max_tokens=50) == Answer(value=7)
+    requests = endpoint.requests
     assert len(requests) == 2
     assert "invalid" in requests[1]["messages"][-1]["content"]
     assert "many" not in json.dumps(requests[1]["messages"])  # the bad reply is not shown
@@ -56,19 +30,19 @@ def test_invalid_reply_is_retried_with_the_problem_fed_back():
 
 
 def test_garbage_every_time_is_an_llm_error():
-    llm = scripted_llm(["not json"] * 3, [])
+    llm, _ = scripted_llm(["not json"] * 3)
     with pytest.raises(LLMError, match="no valid reply after 3 attempts"):
         llm.complete(PROMPT, Answer)
 
 
 def test_structured_output_mode_follows_the_endpoint():
-    requests = []
-    scripted_llm(['{"value": 1}'], requests).complete(PROMPT, Answer)
-    assert requests[0]["response_format"]["type"] == "json_object"
-    assert requests[0]["response_format"]["schema"]["required"] == ["value"]
-    requests = []
-    scripted_llm(['{"value": 1}'], requests, structured="json_schema").complete(PROMPT, Answer)
-    assert requests[0]["response_format"]["json_schema"]["name"] == "Answer"
+    llm, endpoint = scripted_llm(['{"value": 1}'])
+    llm.complete(PROMPT, Answer)
+    assert endpoint.requests[0]["response_format"]["type"] == "json_object"
+    assert endpoint.requests[0]["response_format"]["schema"]["required"] == ["value"]
+    llm, endpoint = scripted_llm(['{"value": 1}'], structured="json_schema")
+    llm.complete(PROMPT, Answer)
+    assert endpoint.requests[0]["response_format"]["json_schema"]["name"] == "Answer"
 
 
 def test_long_string_bounds_are_left_out_of_the_grammar():

@@ -2,16 +2,18 @@ import psutil
 import pytest
 from pydantic import BaseModel
 
-from pipeline.llm import LLMError, OpenAILLM
+from pipeline.llm.client import LLMError, OpenAILLM
+from pipeline.llm.options import LLMOptions
 from pipeline.llm.server import llm_endpoint
 from pipeline.prompts import RenderedPrompt
-from pipeline.settings import LLMOptions, Settings
+from pipeline.settings import Settings
 
 
 class Capital(BaseModel):
     city: str
 
 
+@pytest.mark.models
 def test_embedded_server_answers_with_a_schema_and_stops_on_errors():
     settings = Settings(llm=LLMOptions(base_url=None))
     processes = []

@@ -1,11 +1,7 @@
-from pipeline.review import review
-from pipeline.schema import Draft, DraftParagraph, DraftSection, Evidence, EvidenceUnit, TalkMeta
-from pipeline.store import provenance
-from pipeline.text import CHINESE_PROSE_SHARE, cjk_share
-from pipeline.typeset import typeset, video_link
+from pipeline.review import review as review_draft
+from pipeline.schema import Draft, DraftParagraph, DraftSection, DraftText, Evidence, EvidenceUnit
 
 EVIDENCE = Evidence(
-    provenance=provenance("evidence", {}),
     units=[
         EvidenceUnit(
             id="t-01:05",
@@ -20,14 +16,13 @@ EVIDENCE = Evidence(
 )
 
 
-def draft(lang: str, texts: list[str], citations: list[list[str]], title="T") -> Draft:
+def draft(lang: str, texts: list[str], citations: list[list[str]], title="T") -> DraftText:
     paragraphs = [
         DraftParagraph(text=t, citations=c) for t, c in zip(texts, citations, strict=True)
     ]
-    return Draft(
+    return DraftText(
         lang=lang,
         title=title,
-        provenance=provenance("draft", {}),
         sections=[DraftSection(role="results", title=f"{title} results", paragraphs=paragraphs)],
     )
 
@@ -52,14 +47,14 @@ def test_a_faithful_pair_passes_every_check():
         [["t-01:05"], ["s-03", "n-03"]],
         title="标题",
     )
-    result = review(en, zh, EVIDENCE)
+    result = review(en, zh)
     assert result.verdict == "pass", [c for c in result.checks if not c.passed]
 
 
 def test_unknown_citations_invented_numbers_and_english_zh_are_found():
     en = draft("en", ["Throughput rose 3.5 times.", "No source."], [["t-01:05"], ["x-99"]])
     zh = draft("zh", ["Throughput rose 3.5 times.", "没有来源。"], [["t-01:05"], ["x-99"]])
-    checks = {c.name: c for c in review(en, zh, EVIDENCE).checks}
+    checks = {c.name: c for c in review(en, zh).checks}
     assert not checks["citations_resolve"].passed
     assert any("x-99" in f for f in checks["citations_resolve"].findings)
     assert not checks["numbers_grounded"].passed
@@ -71,46 +66,21 @@ def test_unknown_citations_invented_numbers_and_english_zh_are_found():
 def test_repeated_paragraphs_are_found():
     en = draft("en", ["Paging keeps waste low.", "Paging keeps waste low!"], [["s-03"], ["s-03"]])
     zh = draft("zh", ["分页使浪费很低。", "分页使浪费很低！"], [["s-03"], ["s-03"]])
-    checks = {c.name: c for c in review(en, zh, EVIDENCE).checks}
+    checks = {c.name: c for c in review(en, zh).checks}
     assert checks["no_repeated_paragraphs"].findings == ["en §1¶2 repeats en §1¶1"]
 
 
 def test_different_structure_is_found():
     en = draft("en", ["One.", "Two."], [["s-03"], ["s-03"]])
     zh = draft("zh", ["一。"], [["s-03"]])
-    checks = {c.name: c for c in review(en, zh, EVIDENCE).checks}
+    checks = {c.name: c for c in review(en, zh).checks}
     assert not checks["same_structure"].passed
-
-
-def test_typeset_front_matter_citations_and_chinese_spacing():
-    meta = TalkMeta(title="T", speaker="S", video_url="https://www.youtube.com/watch?v=abc")
-    en = draft("en", ["Throughput rose 2.2 times."], [["t-01:05", "s-03", "n-03"]])
-    zh = draft("zh", ["吞吐量提升了2.2倍。"], [["t-01:05", "s-03"]], title="标题")
-    result = review(en, zh, EVIDENCE)
-    en_md = typeset(en, EVIDENCE, meta, "talk", result)
-    zh_md = typeset(zh, EVIDENCE, meta, "talk", result)
-    assert en_md.startswith("---\ntitle: T\nlang: en\n")
-    assert "([[01:05]](https://www.youtube.com/watch?v=abc&t=65), slide 3, slide 3 notes)" in en_md
-    assert "## T results" in en_md
-    assert "吞吐量提升了 2.2 倍。" in zh_md  # autocorrect spacing between CJK and digits
-    assert "slide 3" in zh_md and "lang: zh" in zh_md
-
-
-def test_video_links_for_youtube_and_other_players():
-    assert video_link("https://youtu.be/abc", 12.7) == "https://youtu.be/abc?t=12"
-    assert video_link("https://example.org/v.mp4#x", 5) == "https://example.org/v.mp4#t=5"
-
-
-def test_chinese_share_counts_latin_terms_as_words():
-    assert cjk_share("vLLM 使用 PagedAttention 管理 KV cache 的显存。") >= CHINESE_PROSE_SHARE
-    assert cjk_share("The KV cache holds 缓存 entries for every token.") < CHINESE_PROSE_SHARE
-    assert cjk_share("") == 0.0
 
 
 def test_fragments_and_restated_titles_are_not_substantive():
     en = draft("en", ["T results", "Too short to say anything."], [["s-03"], ["s-03"]])
     zh = draft("zh", ["标题结果", "太短了。"], [["s-03"], ["s-03"]])
-    checks = {c.name: c for c in review(en, zh, EVIDENCE).checks}
+    checks = {c.name: c for c in review(en, zh).checks}
     assert not checks["substantive_paragraphs"].passed
     assert len(checks["substantive_paragraphs"].findings) == 2
 
@@ -119,5 +89,9 @@ def test_a_long_title_copied_as_the_paragraph_is_found():
     title = "The cache eats GPU memory because every request keeps keys and values for every token"
     en = draft("en", [title], [["s-03"]], title=title)
     zh = draft("zh", ["缓存占用内存。"], [["s-03"]])
-    findings = {c.name: c.findings for c in review(en, zh, EVIDENCE).checks}
+    findings = {c.name: c.findings for c in review(en, zh).checks}
     assert findings["substantive_paragraphs"] == ["en §1¶1: restates the chapter title"]
+
+
+def review(english: DraftText, chinese: DraftText):
+    return review_draft(Draft(en=english, zh=chinese), EVIDENCE)

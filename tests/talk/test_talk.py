@@ -3,11 +3,11 @@ import shutil
 import pytest
 
 from pipeline.errors import StageFailure
-from pipeline.ingest import discover_talks, ingest
+from pipeline.talk import discover_talks, read_talk, talk_slug
 
 
 def test_example_talk_is_classified(example_talk):
-    talk = ingest(example_talk)
+    talk = read_talk(example_talk, "t")
     assert talk.media.name == "talk.mp4"
     assert sorted(p.name for p in talk.decks) == ["slides.pdf", "slides.pptx"]
     assert talk.meta.language == "en" and talk.meta.title
@@ -16,37 +16,36 @@ def test_example_talk_is_classified(example_talk):
 def test_folder_without_media_names_the_folder(tmp_path):
     (tmp_path / "slides.pdf").write_bytes(b"%PDF")
     with pytest.raises(StageFailure) as caught:
-        ingest(tmp_path)
-    assert caught.value.error.stage == "ingest"
-    assert caught.value.error.file == str(tmp_path)
-    assert "no recording" in caught.value.error.message
+        read_talk(tmp_path, "t")
+    assert caught.value.file == str(tmp_path)
+    assert "no recording" in caught.value.message
 
 
 def test_unsupported_file_type_names_the_file(example_talk):
     (example_talk / "notes.docx").write_bytes(b"x")
     with pytest.raises(StageFailure) as caught:
-        ingest(example_talk)
-    assert caught.value.error.file.endswith("notes.docx")
-    assert ".docx" in caught.value.error.message
+        read_talk(example_talk, "t")
+    assert caught.value.file.endswith("notes.docx")
+    assert ".docx" in caught.value.message
 
 
 def test_two_recordings_are_refused(example_talk):
     shutil.copy(example_talk / "talk.mp4", example_talk / "other.mp3")
     with pytest.raises(StageFailure, match="more than one recording"):
-        ingest(example_talk)
+        read_talk(example_talk, "t")
 
 
 def test_invalid_talk_yaml_names_the_file(example_talk):
     (example_talk / "talk.yaml").write_text("title: [unclosed\n")
     with pytest.raises(StageFailure) as caught:
-        ingest(example_talk)
-    assert caught.value.error.file.endswith("talk.yaml")
+        read_talk(example_talk, "t")
+    assert caught.value.file.endswith("talk.yaml")
 
 
 def test_unknown_talk_yaml_field_is_an_error(example_talk):
     (example_talk / "talk.yaml").write_text("titel: typo\n")
     with pytest.raises(StageFailure, match="talk.yaml"):
-        ingest(example_talk)
+        read_talk(example_talk, "t")
 
 
 def test_discover_talks_finds_nested_folders(tmp_path):
@@ -59,3 +58,19 @@ def test_discover_talks_finds_nested_folders(tmp_path):
         "a",
         "group/b",
     ]
+
+
+def test_a_talk_is_named_by_its_path_under_inputs(tmp_path):
+    inputs = tmp_path / "inputs"
+    assert talk_slug(inputs / "a" / "x", inputs) == "a/x"
+    assert talk_slug(inputs / "b" / "x", inputs) == "b/x"
+    assert talk_slug(tmp_path / "elsewhere" / "x", inputs) == "x"
+
+
+def test_an_outputs_folder_inside_inputs_is_not_a_talk(tmp_path):
+    inputs = tmp_path / "inputs"
+    for folder in ("talk", "outputs/talk"):
+        (inputs / folder).mkdir(parents=True)
+        (inputs / folder / "talk.mp3").write_bytes(b"x")
+    assert discover_talks(inputs) == [inputs / "outputs" / "talk", inputs / "talk"]
+    assert discover_talks(inputs, inputs / "outputs") == [inputs / "talk"]

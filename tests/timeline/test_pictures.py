@@ -1,7 +1,7 @@
 import numpy as np
 from PIL import Image, ImageDraw
 
-from pipeline.frames import (
+from pipeline.timeline.pictures import (
     distinctive_similarities,
     find_layouts,
     frame_signatures,

@@ -2,24 +2,17 @@ import av
 import numpy as np
 import pytest
 
-from pipeline import frames
-from pipeline.align import (
-    build_timeline,
-    fill_gaps,
-    frame_matches,
-    frame_path,
-    monotonic_path,
-    text_spans,
-    tokens,
-)
+from pipeline.deck import read_deck
+from pipeline.deck.options import DeckOptions
 from pipeline.schema import Segment, Slide, TimelineSpan, Transcript
-from pipeline.settings import AlignOptions, DeckOptions
-from pipeline.slides import read_deck
-from pipeline.store import provenance
+from pipeline.timeline import build_timeline, fill_gaps, pictures
+from pipeline.timeline.frames import frame_matches, frame_path
+from pipeline.timeline.options import TimelineOptions
+from pipeline.timeline.speech import monotonic_path, text_spans, tokens
 from tests.helpers import DATA, EXAMPLE, share_on_right_slide, talk_with, truth_transcript
 from tests.videos import share_right, slide_video
 
-OPTS = AlignOptions()
+OPTS = TimelineOptions()
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +100,6 @@ def test_text_path_handles_chinese_slides():
         language="zh",
         duration=23,
         segments=[Segment(start=a, end=b, text=t) for a, b, t in spoken],
-        provenance=provenance("transcribe", {"a": "0"}),
     )
     spans = text_spans(transcript, slides, OPTS)
     assert [(s.slide, s.start) for s in spans] == [(1, 0.0), (2, 9), (3, 18)]
@@ -117,7 +109,7 @@ def test_unreadable_video_frames_fall_back_to_text_with_a_warning(example_deck, 
     def broken(*_args, **_kwargs):
         raise av.InvalidDataError(1094995529, "Invalid data found when processing input")
 
-    monkeypatch.setattr(frames, "sample_frames", broken)
+    monkeypatch.setattr(pictures, "sample_frames", broken)
     root, deck = example_deck
     timeline = build_timeline(talk_with(EXAMPLE / "talk.mp4"), truth_transcript(), deck, root, OPTS)
     assert "talk.mp4: video frames unreadable" in timeline.warnings[0]

@@ -1,7 +1,7 @@
 import numpy as np
 from faster_whisper import decode_audio
 
-from pipeline.audio import SAMPLE_RATE, audio_chunks, quietest_cut
+from pipeline.transcript.audio import SAMPLE_RATE, audio_chunks, quietest_cut
 from tests.helpers import EXAMPLE
 
 

@@ -1,5 +1,5 @@
-from pipeline.corrections import correct_terms
 from pipeline.schema import Segment
+from pipeline.transcript.corrections import correct_terms
 
 TERMS = ["PagedAttention", "continuous batching", "prefix caching", "GPU", "vLLM"]
 

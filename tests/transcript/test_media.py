@@ -9,18 +9,19 @@ import numpy as np
 import pytest
 
 from pipeline.errors import StageFailure
-from pipeline.media import probe_audio
 from pipeline.models import resolve_whisper
-from pipeline.settings import Settings, WhisperOptions
-from pipeline.transcribe import transcribe
+from pipeline.settings import Settings
+from pipeline.transcript import transcribe
+from pipeline.transcript.media import probe_audio
+from pipeline.transcript.options import TranscriptOptions
 from tests.helpers import DATA, EXAMPLE, talk_with
 
 
 def fails_with(path, message: str) -> None:
     with pytest.raises(StageFailure) as caught:
         probe_audio(path)
-    assert caught.value.error.file == str(path) and caught.value.error.stage == "transcribe"
-    assert message in caught.value.error.message
+    assert caught.value.file == str(path)
+    assert message in caught.value.message
 
 
 def test_zero_length_file(tmp_path):
@@ -62,6 +63,7 @@ def test_unsupported_codec(tmp_path):
     fails_with(odd, "codec is not supported")
 
 
+@pytest.mark.models
 def test_silence_only_is_no_speech(tmp_path):
     path = tmp_path / "silence.wav"
     with wave.open(str(path), "wb") as out:
@@ -69,7 +71,7 @@ def test_silence_only_is_no_speech(tmp_path):
         out.writeframes(np.zeros(16000 * 4, dtype=np.int16).tobytes())
     model = resolve_whisper("auto", "en", Settings().cache_dir)
     with pytest.raises(StageFailure, match="no speech found"):
-        transcribe(talk_with(path, language="en"), model, WhisperOptions(), [])
+        transcribe(talk_with(path, language="en"), model, TranscriptOptions(), [])
 
 
 def test_good_media_reports_its_duration():

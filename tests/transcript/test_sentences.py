@@ -1,5 +1,5 @@
 from pipeline.schema import Segment, Word
-from pipeline.sentences import split_segment
+from pipeline.transcript.sentences import split_segment
 
 
 def words(*timed: tuple[str, float, float]) -> list[Word]:

@@ -1,10 +1,9 @@
 import pytest
 
 from pipeline.errors import StageFailure
-from pipeline.ingest import ingest
 from pipeline.schema import Segment, Transcript
-from pipeline.store import provenance
-from pipeline.subtitles import read_subtitles, to_srt, to_vtt
+from pipeline.talk import read_talk
+from pipeline.transcript.subtitles import read_subtitles, to_srt, to_vtt
 
 SRT = """1
 00:00:01,000 --> 00:00:03,500
@@ -25,7 +24,6 @@ def test_srt_becomes_a_transcript_with_exact_times(tmp_path):
         (1.0, 3.5, "KV cache paging keeps memory busy."),
         (62.25, 64.0, "Thank you."),
     ]
-    assert "talk.srt" in transcript.provenance.inputs
 
 
 def test_vtt_round_trip(tmp_path):
@@ -39,7 +37,6 @@ def test_writers_use_the_standard_time_formats():
     transcript = Transcript(
         language="en",
         duration=5,
-        provenance=provenance("t", {}),
         segments=[Segment(start=3723.456, end=3724.0, text="hi")],
     )
     assert to_srt(transcript).startswith("1\n01:02:03,456 --> 01:02:04,000\nhi\n")
@@ -50,9 +47,9 @@ def test_broken_subtitles_name_the_file(tmp_path):
     (path := tmp_path / "talk.vtt").write_text("not a subtitle file")
     with pytest.raises(StageFailure) as caught:
         read_subtitles(path, None)
-    assert caught.value.error.file == str(path)
+    assert caught.value.file == str(path)
 
 
 def test_ingest_picks_up_a_subtitle_file(example_talk):
     (example_talk / "talk.srt").write_text(SRT)
-    assert ingest(example_talk).subtitles == example_talk / "talk.srt"
+    assert read_talk(example_talk, "t").subtitles == example_talk / "talk.srt"

@@ -3,20 +3,22 @@ import json
 import jiwer
 import pytest
 
+from pipeline.deck import read_deck
+from pipeline.deck.options import DeckOptions
+from pipeline.deck.vocabulary import collect_terms
 from pipeline.errors import StageFailure
-from pipeline.ingest import ingest
 from pipeline.models import resolve_whisper
-from pipeline.settings import DeckOptions, Settings, WhisperOptions
-from pipeline.slides import read_deck
-from pipeline.subtitles import cue_time, to_srt
+from pipeline.settings import Settings
+from pipeline.talk import read_talk
 from pipeline.text import has_cjk
-from pipeline.transcribe import transcribe
-from pipeline.vocabulary import collect_terms
+from pipeline.transcript import transcribe
+from pipeline.transcript.options import TranscriptOptions
 from tests.helpers import DATA, EXAMPLE, talk_with
 
-OPTS = WhisperOptions()
+OPTS = TranscriptOptions()
 
 
+@pytest.mark.models
 def test_english_with_bundled_tiny_en():
     model = resolve_whisper("auto", "en", Settings().cache_dir)
     assert model.id == "whisper-tiny.en"
@@ -35,12 +37,12 @@ def test_english_with_bundled_tiny_en():
     assert result.language == "en"
     assert 10 < result.duration < 12
     assert all(0 <= s.start < s.end <= result.duration + 0.5 for s in result.segments)
-    assert result.provenance.model == "whisper-tiny.en" and "jfk.flac" in result.provenance.inputs
     words = [w for s in result.segments for w in s.words]
     assert words and all(0 <= w.start <= w.end <= result.duration + 0.5 for w in words)
     assert [w.text.strip(",.").lower() for w in words][-3:] == ["for", "your", "country"]
 
 
+@pytest.mark.models
 def test_mandarin_with_bundled_base_comes_out_simplified():
     model = resolve_whisper("auto", None, Settings().cache_dir)
     assert model.id == "whisper-base"
@@ -58,20 +60,12 @@ def test_corrupt_media_is_a_clear_error_naming_the_file(tmp_path):
     model = resolve_whisper("auto", "en", Settings().cache_dir)
     with pytest.raises(StageFailure) as caught:
         transcribe(talk_with(broken, language="en"), model, OPTS, [])
-    assert caught.value.error.stage == "transcribe"
-    assert caught.value.error.file == str(broken)
+    assert caught.value.file == str(broken)
 
 
-def test_srt_format():
-    assert cue_time(3723.456, ",") == "01:02:03,456"
-    model = resolve_whisper("auto", "en", Settings().cache_dir)
-    srt = to_srt(transcribe(talk_with(DATA / "jfk.flac", language="en"), model, OPTS, []))
-    assert srt.startswith("1\n00:00:")
-    assert " --> " in srt.splitlines()[1]
-
-
+@pytest.mark.models
 def test_deck_vocabulary_steers_the_spelling_of_names(tmp_path):
-    talk = ingest(EXAMPLE)
+    talk = read_talk(EXAMPLE, "t")
     deck = read_deck(talk, DeckOptions(libreoffice=False), tmp_path / "slides")
     vocabulary = collect_terms(deck, talk.meta.glossary)
     assert "PagedAttention" in vocabulary
@@ -84,10 +78,11 @@ def test_deck_vocabulary_steers_the_spelling_of_names(tmp_path):
         assert correction.corrected in vocabulary and correction.original not in vocabulary
 
 
+@pytest.mark.models
 def test_chunked_recognition_stitches_times_across_chunks():
-    talk = ingest(EXAMPLE)
+    talk = read_talk(EXAMPLE, "t")
     model = resolve_whisper("auto", "en", Settings().cache_dir)
-    result = transcribe(talk, model, WhisperOptions(chunk_minutes=0.5), [])
+    result = transcribe(talk, model, TranscriptOptions(chunk_minutes=0.5), [])
     starts = [s.start for s in result.segments]
     assert starts == sorted(starts)
     assert result.segments[-1].end > 0.9 * result.duration  # reaches the end of the talk

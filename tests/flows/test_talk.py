@@ -1,0 +1,111 @@
+"""The talk flow end to end in seconds: subtitles instead of Whisper, the LLM test double
+instead of llama.cpp, a real deck, the real stage runner under a Prefect test harness."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from prefect import flow
+from prefect.testing.utilities import prefect_test_harness
+
+from flows import talk as talk_flow
+from pipeline import source
+from pipeline.settings import Settings
+from tests.decks import pdf_with_pages
+from tests.helpers import DATA
+from tests.llm_double import SchemaReplies, scripted_llm
+
+SRT = """1
+00:00:00,500 --> 00:00:05,000
+Reserving memory for the longest answer wastes most of it.
+
+2
+00:00:05,500 --> 00:00:10,500
+Blocks of sixteen tokens are handed out as a sequence grows.
+"""
+
+
+@pytest.fixture(scope="module")
+def prefect():
+    with prefect_test_harness(server_startup_timeout=120):
+        yield
+
+
+class Session:
+    """Stands in for LLMSession: the LLM double, with every request it got."""
+
+    def __init__(self) -> None:
+        self.llm, self.endpoint = scripted_llm(SchemaReplies())
+        self.model_id = "scripted"
+
+    def get(self):
+        return self.llm
+
+
+@pytest.fixture
+def talk(tmp_path) -> tuple[Path, Settings]:
+    folder = tmp_path / "inputs" / "meetups" / "paging"
+    folder.mkdir(parents=True)
+    shutil.copy(DATA / "jfk.flac", folder / "talk.flac")
+    (folder / "talk.srt").write_text(SRT)
+    pdf_with_pages(folder / "slides.pdf", ["Reserved memory is wasted", "Blocks of 16 tokens"])
+    settings = Settings(inputs_dir=tmp_path / "inputs", outputs_dir=tmp_path / "outputs")
+    return folder, settings
+
+
+@flow(validate_parameters=False)
+def run_talk(folder: Path, settings: Settings, session: "Session"):
+    """The flow's run_talk inside a flow run, with the LLM double as the session."""
+    return talk_flow.run_talk(folder, settings, session)
+
+
+def statuses(record) -> dict[str, str]:
+    return {stage.name: stage.status for stage in record.stages}
+
+
+def test_outputs_go_to_the_talks_path_under_inputs(prefect, talk):
+    folder, settings = talk
+    record = run_talk(folder, settings, Session())
+    assert record.status == "succeeded", record.errors
+    out = settings.outputs_dir / "meetups" / "paging"
+    assert record.talk == "meetups/paging"
+    assert record.outputs == [str(out / "article.zh.md"), str(out / "article.en.md")]
+    names = ["deck.json", "transcript.json", "transcript.srt", "timeline.json", "evidence.json"]
+    names += ["outline.json", "draft.json", "review.json", "run.json", "llm_calls.jsonl"]
+    assert all((out / name).is_file() for name in names)
+    assert list(statuses(record)) == [
+        "talk",
+        "deck",
+        "transcript",
+        "timeline",
+        "evidence",
+        "outline",
+        "draft",
+        "review",
+        "article",
+    ]
+
+
+def test_a_comment_edit_reruns_only_the_stage_whose_code_changed(prefect, talk, monkeypatch):
+    folder, settings = talk
+    code = folder.parent.parent.parent / "code" / "pipeline"
+    shutil.copytree(source.ROOT, code, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(source, "ROOT", code)  # the code as the cache keys see it
+    first = Session()
+    assert run_talk(folder, settings, first).status == "succeeded"
+    assert first.endpoint.requests  # the LLM wrote the article
+
+    unchanged = Session()
+    record = run_talk(folder, settings, unchanged)
+    assert not unchanged.endpoint.requests
+    assert set(statuses(record).values()) == {"done", "cached"}
+    assert [n for n, s in statuses(record).items() if s == "done"] == ["talk", "article"]
+
+    for edited, reran in (("article/__init__.py", ["talk", "article"]),
+                          ("review/__init__.py", ["talk", "review", "article"])):  # fmt: skip
+        with open(code / edited, "a") as module:
+            module.write("# a comment\n")
+        session = Session()
+        record = run_talk(folder, settings, session)
+        assert not session.endpoint.requests
+        assert [n for n, s in statuses(record).items() if s == "done"] == reran

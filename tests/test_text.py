@@ -1,0 +1,15 @@
+from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, clock
+
+
+def test_chinese_share_counts_latin_terms_as_words():
+    assert cjk_share("vLLM 使用 PagedAttention 管理 KV cache 的显存。") >= CHINESE_PROSE_SHARE
+    assert cjk_share("The KV cache holds 缓存 entries for every token.") < CHINESE_PROSE_SHARE
+    assert cjk_share("") == 0.0
+
+
+def test_clock_for_citations_ids_and_subtitles():
+    assert clock(75.9) == "01:15"
+    assert clock(3725) == "1:02:05"
+    assert clock(75.9, hours=True) == "00:01:15"
+    assert clock(3723.456, hours=True, millis=",") == "01:02:03,456"
+    assert clock(0.9996, hours=True, millis=".") == "00:00:01.000"
