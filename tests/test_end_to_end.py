@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.evidence import timestamp
-from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, has_cjk
+from pipeline.stages import STAGES
+from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, clock, has_cjk
 from tests.helpers import DATA, EXAMPLE
 
 pytestmark = pytest.mark.models
@@ -56,17 +56,7 @@ def test_example_talk_becomes_two_articles(batch):
     outputs, result = batch
     record = run_record(outputs, EXAMPLE.name)
     assert record["status"] == "succeeded", result.stdout + result.stderr
-    assert [s["name"] for s in record["stages"]] == [
-        "ingest",
-        "slides",
-        "transcribe",
-        "align",
-        "evidence",
-        "outline",
-        "draft",
-        "review",
-        "typeset",
-    ]
+    assert [s["name"] for s in record["stages"]] == [stage.name for stage in STAGES]
     zh = (outputs / EXAMPLE.name / "article.zh.md").read_text()
     en = (outputs / EXAMPLE.name / "article.en.md").read_text()
     assert str(outputs / EXAMPLE.name / "article.zh.md") in result.stdout.replace("\n", "")
@@ -80,7 +70,7 @@ def test_every_citation_resolves_to_a_time_or_a_slide(batch):
     outputs, _ = batch
     folder = outputs / EXAMPLE.name
     evidence = json.loads((folder / "evidence.json").read_text())["units"]
-    times = {timestamp(u["start"]) for u in evidence if u["kind"] == "transcript"}
+    times = {clock(u["start"]) for u in evidence if u["kind"] == "transcript"}
     slides = {u["slide"] for u in evidence if u["slide"]}
     for name in ("article.zh.md", "article.en.md"):
         text = (folder / name).read_text()
@@ -119,21 +109,24 @@ def test_bad_talks_fail_clearly_and_alone(batch):
     assert no_media["errors"][0]["file"].endswith("no-media")
     broken = run_record(outputs, "broken-deck")
     assert broken["status"] == "partial"  # an unusable deck: article from the speech alone
-    assert broken["errors"][0]["stage"] == "slides"
+    assert broken["errors"][0]["stage"] == "deck"
     assert broken["errors"][0]["file"].endswith("slides.pptx")
     assert (outputs / "broken-deck" / "article.en.md").exists()
     assert "slides.pptx" in result.stdout and "no recording" in result.stdout
 
 
 def test_rerun_reuses_every_stage(batch):
+    """No transcription (the transcript is reused) and no LLM call (none logged)."""
     outputs, _ = batch
     talk = outputs.parent / "inputs" / EXAMPLE.name
     before = (outputs / EXAMPLE.name / "article.en.md").read_text()
-    result = run_cli(str(talk), "--outputs", str(outputs))
+    calls = (outputs / EXAMPLE.name / "llm_calls.jsonl").read_text()
+    result = run_cli(str(talk), "--inputs", str(talk.parent), "--outputs", str(outputs))
     assert result.returncode == 0, result.stdout + result.stderr
     stages = {s["name"]: s["status"] for s in run_record(outputs, EXAMPLE.name)["stages"]}
     assert all(
         stages[name] == "cached"
-        for name in ("transcribe", "slides", "align", "evidence", "outline", "draft")
+        for name in ("deck", "transcript", "timeline", "evidence", "outline", "draft", "review")
     )
     assert (outputs / EXAMPLE.name / "article.en.md").read_text() == before
+    assert (outputs / EXAMPLE.name / "llm_calls.jsonl").read_text() == calls
