@@ -10,7 +10,7 @@ EXAMPLE := inputs/examples/kv-cache-serving
 
 
 
-.PHONY: setup demo test lint format example clean
+.PHONY: setup demo test test-fast bench lint format example clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -26,6 +26,14 @@ demo: setup
 
 test: setup lint
 	$(BIN)/pytest -q
+
+# Everything but the tests that load a real bundled model (Whisper, the LLM): about a minute.
+test-fast: setup
+	$(BIN)/pytest -q -m "not models"
+
+# Speed and quality measurements; each prints one JSON line last.
+bench: setup
+	for bench in benchmarks/*.py; do $(PY) $$bench || exit 1; done
 
 lint: setup
 	$(BIN)/ruff check .

@@ -1,6 +1,6 @@
 """Timeline and deck benchmark: slide accuracy of both alignment paths, deck speed.
 
-    .venv/bin/python -m benchmarks.timeline      (from the project root: it uses tests/)
+    .venv/bin/python benchmarks/timeline.py      (or `make bench` for every benchmark)
 
 - frame_accuracy / text_accuracy: share of the example talk's speech time that the
   timeline puts on the slide truly on screen (ground truth written by
@@ -18,20 +18,28 @@ The last line printed is one JSON object.
 """
 
 import json
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from pipeline.align import build_timeline, frame_path
+# Benchmarks run from a checkout and reuse the tests' fixtures and video builders.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pipeline.deck import read_deck
+from pipeline.deck.options import DeckOptions
 from pipeline.deck.pptx import libreoffice
-from pipeline.timeline.pictures import sample_frames
-from pipeline.talk import read_talk
+from pipeline.deck.vocabulary import collect_terms
 from pipeline.models import resolve_whisper
 from pipeline.schema import Talk
-from pipeline.settings import TimelineOptions, DeckOptions, Settings, TranscriptOptions
-from pipeline.deck import read_deck
+from pipeline.settings import Settings
+from pipeline.talk import read_talk
+from pipeline.timeline import build_timeline
+from pipeline.timeline.frames import frame_path
+from pipeline.timeline.options import TimelineOptions
+from pipeline.timeline.pictures import sample_frames
 from pipeline.transcript import transcribe
-from pipeline.deck.vocabulary import collect_terms
+from pipeline.transcript.options import TranscriptOptions
 from tests.helpers import DATA, EXAMPLE, REPO, share_on_right_slide
 from tests.videos import share_right, slide_video
 

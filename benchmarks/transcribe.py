@@ -1,6 +1,6 @@
 """Transcription benchmark: speed against bare faster-whisper, WER, term spelling, scaling.
 
-    .venv/bin/python benchmarks/transcribe.py
+    .venv/bin/python benchmarks/transcribe.py      (or `make bench` for every benchmark)
 
 Everything is measured side by side in one run (the machine is shared and noisy); the last
 line printed is one JSON object.
@@ -17,16 +17,16 @@ import jiwer
 import numpy as np
 from faster_whisper import WhisperModel, decode_audio
 
-from pipeline.talk import read_talk
-from pipeline.transcript.media import probe_audio
+from pipeline.deck import read_deck
+from pipeline.deck.options import DeckOptions
+from pipeline.deck.vocabulary import collect_terms
 from pipeline.models import resolve_whisper
 from pipeline.schema import Talk, TalkMeta
-from pipeline.deck.options import DeckOptions
 from pipeline.settings import Settings
+from pipeline.talk import read_talk
+from pipeline.transcript import transcribe, whisper_prompt
+from pipeline.transcript.media import probe_audio
 from pipeline.transcript.options import TranscriptOptions
-from pipeline.deck import read_deck
-from pipeline.transcript import transcribe
-from pipeline.deck.vocabulary import collect_terms, whisper_prompt
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data"
