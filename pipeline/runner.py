@@ -8,7 +8,7 @@ what finished.
 import json
 import platform
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -42,7 +42,7 @@ class Stage(Generic[C]):
     """One row of the stage table (pipeline/stages.py)."""
 
     name: str
-    code: str = ""  # the module whose import closure is the stage's code
+    code: str  # the module whose import closure is the stage's code
     keyed_by: tuple[str, ...] = ()  # the inputs its output depends on, besides its code
     contract: type[C] | None = None
     output: str | None = None  # its JSON file; None: not stored, runs every time (cheap)
@@ -152,7 +152,10 @@ class TalkRun:
         status = "partial" if self.record.errors else "succeeded"
         return self._end(status, [str(p) for p in outputs])
 
-    def _reuse_or_make(self, stage: Stage[C], make: Callable[[], C], key: Mapping[str, object]):
+    def _reuse_or_make(
+        self, stage: Stage[C], make: Callable[[], C], key: Mapping[str, object]
+    ) -> tuple[C, bool]:
+        """The output and whether it was reused."""
         if stage.output is None:
             output = make()
             self._write_texts(stage, output)
@@ -180,7 +183,14 @@ class TalkRun:
             self._end("failed")
             raise StageFailed(str(error)) from err
 
-    def _add(self, name, started, status, error=None, warnings=()) -> None:
+    def _add(
+        self,
+        name: str,
+        started: float,
+        status: str,
+        error: StageError | None = None,
+        warnings: Sequence[str] = (),
+    ) -> None:
         seconds = round(time.monotonic() - started, 3)
         self.record.stages.append(
             StageRecord(

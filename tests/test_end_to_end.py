@@ -105,7 +105,7 @@ def test_bad_talks_fail_clearly_and_alone(batch):
     assert result.returncode == 1
     no_media = run_record(outputs, "no-media")
     assert no_media["status"] == "failed"
-    assert no_media["errors"][0]["stage"] == "ingest"
+    assert no_media["errors"][0]["stage"] == "talk"
     assert no_media["errors"][0]["file"].endswith("no-media")
     broken = run_record(outputs, "broken-deck")
     assert broken["status"] == "partial"  # an unusable deck: article from the speech alone
