@@ -1,16 +1,26 @@
 """Transcription benchmark: speed against bare faster-whisper, WER, term spelling, scaling.
 
-    .venv/bin/python benchmarks/transcribe.py      (or `make bench` for every benchmark)
+    .venv/bin/python benchmarks/transcribe.py [--cases]     (or `make bench` for all)
+
+Deck terms are measured on the example talk and on our own narrations over real public
+decks (benchmarks/cases/vocabulary.yaml, read by Piper: needs the `example` extra):
+`terms_right_real_decks` is the share of deck terms said that come out spelled as on the
+deck; `false_corrections` counts corrected terms beyond what the speaker said,
+including a talk run with another talk's deck and one using the decks' words in their
+ordinary senses. `--cases` runs only these.
 
 Everything is measured side by side in one run (the machine is shared and noisy); the last
 line printed is one JSON object.
 """
 
 import json
+import re
 import resource
+import sys
 import tempfile
 import time
 import wave
+from collections import Counter
 from pathlib import Path
 
 import jiwer
@@ -29,6 +39,7 @@ from pipeline.transcript.media import probe_audio
 from pipeline.transcript.options import TranscriptOptions
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))  # the cases are built by an example script
 DATA = ROOT / "tests" / "data"
 EXAMPLE = ROOT / "inputs" / "examples" / "kv-cache-serving"
 OPTS = TranscriptOptions()
@@ -95,6 +106,48 @@ def share_right(text: str, terms: list[str]) -> float:
     return round(sum(t.replace("-", " ") in text for t in terms) / len(terms), 3)
 
 
+def said(text: str, term: str) -> int:
+    """How often `term` appears in `text` spelled exactly so, as a whole word."""
+    return len(re.findall(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text))
+
+
+def read_deck_file(path: Path):
+    talk = Talk(slug=path.stem, folder=path.parent, media=path, decks=[path])
+    with tempfile.TemporaryDirectory() as pictures:
+        return read_deck(talk, DeckOptions(libreoffice=False), Path(pictures))
+
+
+def vocabulary_cases(model) -> dict:
+    """Deck terms on real decks, and corrections that should not have been made."""
+    from make_vocabulary_cases import build, load_cases
+
+    recordings = build()
+    right = total = false = 0
+    for case in load_cases():
+        vocabulary = collect_terms(read_deck_file(case.deck), [])
+        media = recordings[case.id]
+        talk = Talk(slug=case.id, folder=media.parent, media=media, meta=TalkMeta(language="en"))
+        result = transcribe(talk, model, OPTS, vocabulary)
+        text, expected = text_of(result), Counter(case.terms)
+        # A correction is false when the term now appears more often than it was said.
+        for term in {c.corrected for c in result.corrections}:
+            extra = said(text, term) - said(case.reference, term)
+            if extra > 0:
+                false += extra
+                print(f"{case.id}: {extra} false correction(s) to {term!r}")
+        if not case.matches_deck:
+            continue
+        for term, count in expected.items():
+            found = min(said(text, term), count)
+            right, total = right + found, total + count
+            if found < count:
+                print(f"{case.id}: {term!r} right {found} of {count}")
+        print(f"{case.id}: vocabulary {vocabulary}")
+        print(f"{case.id}: {text}")
+        print(f"{case.id}: corrections {[(c.original, c.corrected) for c in result.corrections]}")
+    return {"terms_right_real_decks": round(right / total, 3), "false_corrections": false}
+
+
 def peak_rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
@@ -119,6 +172,9 @@ def scaling(talk, model, factors=(1, 5, 20)) -> tuple[dict[str, float], dict[str
 
 def main() -> None:
     cache = Settings().cache_dir
+    if "--cases" in sys.argv:
+        print(json.dumps(vocabulary_cases(resolve_whisper("auto", "en", cache))))
+        return
     talk = read_talk(EXAMPLE, "t")
     model = resolve_whisper("auto", talk.meta.language, cache)
     with tempfile.TemporaryDirectory() as pictures:
@@ -130,6 +186,7 @@ def main() -> None:
     with_vocab = text_of(transcribe(talk, model, OPTS, vocabulary))
     without_vocab = text_of(transcribe(talk, model, OPTS, []))
     scale_seconds, scale_peaks = scaling(talk, model)
+    cases = vocabulary_cases(model)
     print(f"example: {audio_s:.1f} s audio, ours {ours_s:.2f} s, bare {bare_s:.2f} s")
     print(f"spoken deck terms: {terms}")
     result = {
@@ -138,6 +195,8 @@ def main() -> None:
         "wer_jfk": wer("jfk.flac", "jfk.transcript.txt", model),
         "wer_irl": wer("long-stt-irl.mp3", "long-stt-irl.transcript.txt", model),
         "terms_with_vocab": share_right(with_vocab, terms),
+        "terms_right_example": share_right(with_vocab, terms),
+        **cases,
         "terms_without_vocab": share_right(without_vocab, terms),
         "scaling": scale_seconds,
         "peak_rss_mb": scale_peaks,

@@ -1,34 +1,192 @@
-"""Domain vocabulary from the deck and talk.yaml, to steer speech recognition.
+"""The talk's vocabulary from the deck and talk.yaml: the terms a speaker will say that
+Whisper does not know, spelled as the deck spells them.
 
 Whisper spells "PagedAttention" as "Page detention" unless it has seen the word; an
-initial prompt listing the deck's terms fixes most such names (measured on the example
-talk: see the closing note of issue 2).
+initial prompt listing the deck's terms fixes most such names, and the transcript is then
+corrected towards them (pipeline/transcript/corrections.py). Three kinds of term:
+
+- names: CamelCase or inner capitals (SGLang, vLLM), acronyms (LRU), letter+digit (H100),
+  and words rare in ordinary English (xgrammar, nginx);
+- code identifiers: `torch.compile`, `max_worker_retries`, `--enable-overlap`, `/add_worker`;
+- phrases of two or three words with a rare or technical word ("radix tree",
+  "KV cache", "finite state machine"), said more than once or in a title.
+
+Numbers and versions (70B, v0.4, 5x) are left out: they are said as numbers. Terms are
+ranked by how characteristic they are of the deck: how often they appear, whether in a
+title, how rare their words are in ordinary English (wordfreq).
 """
 
 import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from wordfreq import zipf_frequency
 
 from pipeline.schema import Deck
+from pipeline.text import STOPWORDS
 
 TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
 # CamelCase or inner capitals (PagedAttention, vLLM), acronyms (GPU, KV), letter+digit (A100).
 TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]\d|\d[A-Za-z]")
+IDENTIFIER = re.compile(
+    r"(?<![\w/.-])(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)+"  # --enable-overlap
+    r"|/[a-z]+(?:_[a-z0-9]+)+"  # /add_worker
+    r"|[A-Za-z_][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+"  # max_num_seqs
+    r"|[A-Za-z][A-Za-z0-9]+(?:\.[A-Za-z][A-Za-z0-9_]+)+)"  # torch.compile
+    r"(?![\w/-])"
+)
+NUMBERISH = re.compile(r"^[vVqQ#]?[\d.,]+[A-Za-z]?[\d.]*$")  # 70B, v0.4, 5x, Q4, 1.3B
+WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
+PHRASE_BREAK = re.compile(r"[^\w\s-]")
+RARE_WORD = 2.3  # zipf frequency: "radix" 2.25, "nginx" 2.2; "cache" 3.6, "tree" 4.9
+RARE_IN_PHRASE = 3.8  # a phrase needs one word at least this rare ("cache", "finite")
+NAME_ZIPF = 1.0  # below: not an English word ("Liangsheng", "Lindqvist"): a name
 MAX_TERMS = 40  # Whisper keeps only the last ~224 prompt tokens
 
 
+def zipf(word: str) -> float:
+    return zipf_frequency(word.lower(), "en")
+
+
+def is_number(token: str) -> bool:
+    return bool(NUMBERISH.match(token))
+
+
+def is_name(token: str) -> bool:
+    """A word Whisper will not know: technical spelling, or rare in ordinary English."""
+    if is_number(token) or len(token) < 2:
+        return False
+    return bool(TECHNICAL.search(token)) or (len(token) >= 4 and zipf(token) < RARE_WORD)
+
+
+@dataclass
+class Tally:
+    """Occurrences of one term (by its folded form) and the spellings seen."""
+
+    count: int = 0
+    in_title: bool = False
+    in_body: bool = False
+    first: int = 0
+    spellings: Counter = field(default_factory=Counter)
+
+
+def fold(term: str) -> str:
+    """'KV-cache', 'kv cache' and 'KV Cache' are one term."""
+    return " ".join(term.lower().replace("-", " ").split())
+
+
+class Collector:
+    def __init__(self) -> None:
+        self.tallies: dict[str, Tally] = {}
+        self.seen = 0
+        self.titles: set[str] = set()
+
+    def add_title(self, title: str) -> None:
+        """A title repeated over animation builds counts once."""
+        if title not in self.titles:
+            self.titles.add(title)
+            self.add_text(title, in_title=True)
+
+    def add(self, term: str, in_title: bool) -> None:
+        tally = self.tallies.setdefault(fold(term), Tally(first=self.seen))
+        tally.count += 1
+        tally.in_title |= in_title
+        tally.in_body |= not in_title
+        # A title's capitals are typography; the body's spelling is the term's own.
+        tally.spellings[term] += 1 if in_title else 3
+        self.seen += 1
+
+    def add_text(self, text: str, in_title: bool) -> None:
+        for line in text.splitlines():
+            for identifier in IDENTIFIER.findall(line):
+                self.add(identifier, in_title)
+            for token in TOKEN.findall(line):
+                if is_name(token) and not IDENTIFIER.fullmatch(token):
+                    self.add(token, in_title)
+            for phrase in phrases(line):
+                self.add(phrase, in_title)
+
+
+def phrases(line: str) -> list[str]:
+    """Runs of two or three words without stop words, with one rare or technical word;
+    punctuation other than hyphens ends a run ("Data Parallel (SGLang" is not one)."""
+    found = []
+    for part in PHRASE_BREAK.split(IDENTIFIER.sub(" | ", line)):
+        words = WORD.findall(part)
+        for size in (2, 3):
+            for i in range(len(words) - size + 1):
+                run = words[i : i + size]
+                if any(w.lower() in STOPWORDS or is_number(w) for w in run):
+                    continue
+                if any(TECHNICAL.search(w) or zipf(w) < RARE_IN_PHRASE for w in run):
+                    found.append(" ".join(run))
+    return found
+
+
+def keeps(key: str, tally: Tally, spelling: str) -> bool:
+    """A phrase met once is a turn of phrase, unless it is two words, one of them a rare
+    plain word ("pushdown automaton")."""
+    words = spelling.split()
+    if len(words) == 1 or tally.count >= 2:
+        return True
+    plain = [w for w in words if not TECHNICAL.search(w)]
+    return len(words) == 2 and len(plain) == 2 and any(zipf(w) < RARE_WORD for w in plain)
+
+
+def canonical(tally: Tally) -> str:
+    """The deck's spelling; a plain-word phrase seen only in titles is written in lower case
+    (a title's capitals are typography)."""
+    spelling = tally.spellings.most_common(1)[0][0]
+    words = spelling.split()
+    plain = not any(TECHNICAL.search(w) for w in words)
+    lower = [s for s in tally.spellings if s == s.lower()]
+    if len(words) > 1 and plain and lower:
+        return lower[0]
+    # Title Case English words ("Pushdown Automaton") are typography; names are not.
+    if len(words) > 1 and plain and all(zipf(w) >= NAME_ZIPF for w in words):
+        return spelling.lower()
+    return spelling
+
+
+def characteristic(tally: Tally, term: str) -> float:
+    rarity = max(0.0, 5.0 - min(zipf(w) for w in term.split()))
+    return tally.count + 2 * tally.in_title + rarity
+
+
 def deck_terms(deck: Deck) -> list[str]:
-    terms = []
+    """The deck's terms, most characteristic first."""
+    collector = Collector()
     for slide in deck.slides:
-        for text in slide.texts():
-            terms += [t for t in TOKEN.findall(text) if TECHNICAL.search(t)]
-    return terms
+        collector.add_title(slide.title)
+        for text in slide.texts()[1 if slide.title else 0 :]:
+            collector.add_text(text, in_title=False)
+    tallies = collector.tallies
+    # A phrase inside a longer one seen as often is a fragment, whether or not the longer
+    # phrase is kept ("simulated radix" of "simulated radix trees"); a name stays a term.
+    kept = {
+        k: t
+        for k, t in tallies.items()
+        if keeps(k, t, canonical(t)) and not (" " in canonical(t) and _inside_longer(k, t, tallies))
+    }
+    kept = {k: t for k, t in kept.items() if not _inside_longer(k, t, kept)}
+    ranked = sorted(kept.values(), key=lambda t: (-characteristic(t, canonical(t)), t.first))
+    return [canonical(t) for t in ranked]
+
+
+def _inside_longer(key: str, tally: Tally, kept: dict[str, Tally]) -> bool:
+    """ "hit rate" inside "cache hit rate", seen as often: only the longer is a term."""
+    return any(
+        other != key and f" {key} " in f" {other} " and t.count >= tally.count
+        for other, t in kept.items()
+    )
 
 
 def collect_terms(deck: Deck | None, glossary: list[str]) -> list[str]:
     """The talk's vocabulary, computed once per run: it steers and corrects transcription
-    and seeds the evidence glossary. Glossary first (the maintainer's word wins), then deck
-    terms in order of appearance."""
+    and seeds the evidence glossary. Glossary first (the maintainer's word wins), then the
+    deck's terms, most characteristic first."""
     found = [t.strip() for t in [*glossary, *(deck_terms(deck) if deck else [])] if t.strip()]
     unique: dict[str, str] = {}
     for term in found:  # "KV-cache" and "kv cache" are one term; the first spelling wins
-        unique.setdefault(term.lower().replace("-", " "), term)
+        unique.setdefault(fold(term), term)
     return list(unique.values())[:MAX_TERMS]

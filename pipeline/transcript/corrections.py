@@ -1,19 +1,38 @@
-"""Post-ASR correction against the glossary and deck terms, each change recorded.
+"""Post-ASR correction towards the talk's vocabulary (glossary and deck terms), each change
+recorded.
 
 Whisper hears names it does not know as ordinary words ("Page detention" for
-PagedAttention, "continuous matching" for continuous batching). A run of words whose
-letters nearly spell a known term is replaced by the term.
+PagedAttention, "flashing fur" for FlashInfer) and spells known ones its own way
+("SG-Lang", "X-grammar", "max worker retries"). A run of up to a few words is rewritten to
+a term when:
+
+- its letters are the term's letters (spacing, hyphens, underscores, dots aside) but it is
+  written otherwise: the deck's spelling is canonical. Case alone counts only for terms
+  whose case is part of the name (SGLang, vLLM), not for plain words ("Outlines");
+- or its letters nearly spell the term (rapidfuzz ratio), or it sounds like the term
+  (Metaphone keys) with enough letters in common.
 """
 
 import re
 
+import jellyfish
 from rapidfuzz import fuzz
+from wordfreq import zipf_frequency
 
 from pipeline.schema import Correction, Segment
+from pipeline.text import STOPWORDS
 
-MIN_TERM_CHARS = 6  # shorter terms (GPU, KV) match too many ordinary words
-SIMILARITY = 88
+MIN_FUZZY_CHARS = 6  # shorter terms (GPU, KV) nearly spell too many ordinary words
+MIN_SOUND_CHARS = 5
+SIMILARITY = 88  # letters alone
+SOUND_SIMILARITY = 90  # Metaphone keys, for runs whose letters share at least...
+SOUND_LETTERS = 65  # ...this much with the term ("rate extries" ~ "radix trees": 67)
+COMMON_WORD = 3.0  # zipf: a single word this common is itself ("grammar" is not "xgrammar")
+MAX_SPLIT = 5  # "max worker retries", "B F C L": a term said as up to this many words
 TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]]+$")
+CLAUSE_END = re.compile(r"[.,;:!?]$")
+# Inner capitals, acronyms, letters with digits: the spelling is part of the name.
+CASED_NAME = re.compile(r"[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]\d|\d[A-Za-z]")
 
 
 def squash(text: str) -> str:
@@ -21,22 +40,67 @@ def squash(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", text.lower())
 
 
+def right_as_said(core: str, term: str) -> bool:
+    """Already the term: exactly, or but for case when case is not part of the name."""
+    return core == term or (core.lower() == term.lower() and not CASED_NAME.search(term))
+
+
+def sounds_like(said: str, term: str, letters: float) -> bool:
+    if len(term) < MIN_SOUND_CHARS or letters < SOUND_LETTERS:
+        return False
+    keys = jellyfish.metaphone(said), jellyfish.metaphone(term)
+    return fuzz.ratio(*keys) >= SOUND_SIMILARITY
+
+
+def windows(tokens: list[str], most: int) -> list[tuple[int, str]]:
+    """(width, text) of the runs starting at tokens[0], within one clause."""
+    runs = []
+    for width in range(1, min(len(tokens), most) + 1):
+        runs.append((width, TRAILING_PUNCTUATION.sub("", " ".join(tokens[:width]))))
+        if CLAUSE_END.search(tokens[width - 1]):
+            break
+    return runs
+
+
+def near_miss(core: str, term: str) -> tuple[str, float] | None:
+    """(replacement, score) when `core` nearly spells or sounds like `term` (or its plural)."""
+    words = core.lower().split()
+    if words[0] in STOPWORDS or words[-1] in STOPWORDS:
+        return None  # "a load balancer" is "load balancer" one word later
+    if len(words) == 1 and zipf_frequency(words[0], "en") >= COMMON_WORD:
+        return None
+    said, key = squash(core), squash(term)
+    if key in said or len(key) < MIN_SOUND_CHARS:
+        return None  # the term is inside this run with a neighbour, or too short
+    if said.rstrip("s") == key.rstrip("s"):
+        return None  # the term in the singular or plural: right as said
+    found = None
+    plural = [(term + "s", key + "s")] if said.endswith("s") and not key.endswith("s") else []
+    for replacement, target in [(term, key), *plural]:
+        letters = fuzz.ratio(said, target)
+        near = len(key) >= MIN_FUZZY_CHARS and letters >= SIMILARITY
+        if (near or sounds_like(said, target, letters)) and (not found or letters > found[1]):
+            found = (replacement, letters)
+    return found
+
+
 def best_match(tokens: list[str], terms: list[str]) -> tuple[int, str, float] | None:
-    """The term that the words starting at tokens[0] nearly spell: (width, term, score)."""
+    """The term the words starting at tokens[0] stand for: (width, replacement, score);
+    None when they already are a term or stand for none."""
     best = None
     for term in terms:
-        width_of_term = len(term.split())
-        for width in {max(1, width_of_term - 1), width_of_term, width_of_term + 1}:
-            if width > len(tokens):
+        key, words = squash(term), len(term.split())
+        for width, core in windows(tokens, max(MAX_SPLIT, words + 1)):
+            if squash(core) == key:
+                if right_as_said(core, term):
+                    return None
+                candidate = (width, term, 100.0)
+            elif abs(width - words) <= 1 and (found := near_miss(core, term)):
+                candidate = (width, *found)
+            else:
                 continue
-            core = TRAILING_PUNCTUATION.sub("", " ".join(tokens[:width]))
-            if squash(core) == squash(term):
-                return None  # already right (spacing or hyphens aside)
-            if squash(term) in squash(core):
-                continue  # the right spelling is inside this window; a neighbour is extra
-            score = fuzz.ratio(squash(core), squash(term))
-            if score >= SIMILARITY and (best is None or score > best[2]):
-                best = (width, term, score)
+            if best is None or candidate[2] > best[2]:
+                best = candidate
     return best
 
 
@@ -65,7 +129,7 @@ def correct_terms(
     segments: list[Segment], terms: list[str]
 ) -> tuple[list[Segment], list[Correction]]:
     """Apply term corrections to every segment's text; words keep what was recognised."""
-    candidates = [t for t in terms if len(squash(t)) >= MIN_TERM_CHARS]
+    candidates = [t for t in terms if len(squash(t)) >= 2]
     corrected, log = [], []
     for segment in segments:
         fixed, changes = correct_segment(segment, candidates) if candidates else (segment, [])

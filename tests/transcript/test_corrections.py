@@ -8,6 +8,11 @@ def seg(text: str, start: float = 12.0) -> Segment:
     return Segment(start=start, end=start + 3, text=text)
 
 
+def corrected(text: str, terms: list[str]) -> tuple[str, list[tuple[str, str]]]:
+    segments, corrections = correct_terms([seg(text)], terms)
+    return segments[0].text, [(c.original, c.corrected) for c in corrections]
+
+
 def test_near_spellings_of_terms_are_corrected_and_recorded():
     segments, corrections = correct_terms(
         [seg("Page detention stores blocks, and continuous matching schedules them.")], TERMS
@@ -21,12 +26,41 @@ def test_near_spellings_of_terms_are_corrected_and_recorded():
     ]
 
 
+def test_variants_are_rewritten_to_the_decks_spelling():
+    terms = ["SGLang", "xgrammar", "max_worker_retries", "BFCL", "KV cache"]
+    text, changes = corrected(
+        "SG-Lang and X grammar retry max worker retries times on B F C L with the kv-cache.",
+        terms,
+    )
+    assert text == "SGLang and xgrammar retry max_worker_retries times on BFCL with the KV cache."
+    assert len(changes) == 5
+
+
+def test_near_misses_across_word_boundaries_are_matched_by_sound():
+    text, _ = corrected(
+        "It runs on flashing fur and keeps rate extremes.", ["FlashInfer", "radix trees"]
+    )
+    assert text == "It runs on FlashInfer and keeps radix trees."
+
+
+def test_plurals_keep_their_s():
+    text, _ = corrected("We ran 400 J Sun schemas.", ["JSON schema"])
+    assert text == "We ran 400 JSON schemas."
+
+
 def test_right_spellings_and_ordinary_words_are_left_alone():
-    text = "With prefix caching and Paged-Attention the GPU pages memory."
-    segments, corrections = correct_terms([seg(text)], TERMS)
-    assert segments[0].text == text and corrections == []
+    text = "With prefix caching and PagedAttention the GPU pages memory."
+    assert corrected(text, TERMS) == (text, [])
+    # Case alone is not a variant for plain words: "outlines" may be the ordinary word.
+    ordinary = "The outlines of a plan, some rust on the gate and the grammar of an essay."
+    assert corrected(ordinary, ["Outlines", "Rust", "xgrammar", "load balancer"]) == (ordinary, [])
+
+
+def test_runs_do_not_start_with_a_function_word_or_cross_a_clause():
+    text = "We use a load balancer. Is it balanced? Our router is."
+    assert corrected(text, ["load balancers", "Balancer"]) == (text, [])
 
 
 def test_short_terms_are_never_fuzzy_matched():
-    segments, corrections = correct_terms([seg("The CPU and the GPS are fine.")], TERMS)
-    assert corrections == [] and segments[0].text == "The CPU and the GPS are fine."
+    text = "The CPU and the GPS are fine."
+    assert corrected(text, TERMS) == (text, [])
