@@ -9,7 +9,8 @@ corrected towards them (pipeline/transcript/corrections.py). Three kinds of term
   and words rare in ordinary English (xgrammar, nginx);
 - code identifiers: `torch.compile`, `max_worker_retries`, `--enable-overlap`, `/add_worker`;
 - phrases of two or three words with a rare or technical word ("radix tree",
-  "KV cache", "finite state machine"), said more than once or in a title.
+  "KV cache", "finite state machine"), met more than once or with a rare plain word;
+- short Chinese labels ("推理引擎") met more than once.
 
 Numbers and versions (70B, v0.4, 5x) are left out: they are said as numbers. Terms are
 ranked by how characteristic they are of the deck: how often they appear, whether in a
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from wordfreq import zipf_frequency
 
 from pipeline.schema import Deck
-from pipeline.text import STOPWORDS
+from pipeline.text import CJK_RUN, STOPWORDS
 
 TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
 # CamelCase or inner capitals (PagedAttention, vLLM), acronyms (GPU, KV), letter+digit (A100).
@@ -40,6 +41,7 @@ WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
 PHRASE_BREAK = re.compile(r"[^\w\s-]")
 RARE_WORD = 2.3  # zipf frequency: "radix" 2.25, "nginx" 2.2; "cache" 3.6, "tree" 4.9
 RARE_IN_PHRASE = 3.8  # a phrase needs one word at least this rare ("cache", "finite")
+CJK_TERM_CHARS = (2, 6)  # longer runs of Chinese are sentences, not terms
 NAME_ZIPF = 1.0  # below: not an English word ("Liangsheng", "Lindqvist"): a name
 MAX_TERMS = 40  # Whisper keeps only the last ~224 prompt tokens
 
@@ -80,12 +82,23 @@ class Collector:
         self.tallies: dict[str, Tally] = {}
         self.seen = 0
         self.titles: set[str] = set()
+        self.lines: list[str] = []
 
     def add_title(self, title: str) -> None:
         """A title repeated over animation builds counts once."""
         if title not in self.titles:
             self.titles.add(title)
             self.add_text(title, in_title=True)
+
+    def add_chinese_labels(self) -> None:
+        """Short runs of Chinese ("推理引擎", "显存"), counted by the lines they appear in:
+        Chinese has no spaces, so "的推理引擎" holds the label too."""
+        runs = {r for line in self.lines for r in CJK_RUN.findall(line)}
+        for label in sorted(r for r in runs if CJK_TERM_CHARS[0] <= len(r) <= CJK_TERM_CHARS[1]):
+            lines = [line for line in self.lines if label in line]
+            tally = Tally(count=len(lines), in_body=True, first=self.seen)
+            tally.spellings[label] = 1
+            self.tallies.setdefault(fold(label), tally)
 
     def add(self, term: str, in_title: bool) -> None:
         tally = self.tallies.setdefault(fold(term), Tally(first=self.seen))
@@ -105,6 +118,7 @@ class Collector:
                     self.add(token, in_title)
             for phrase in phrases(line):
                 self.add(phrase, in_title)
+            self.lines.append(line)
 
 
 def phrases(line: str) -> list[str]:
@@ -127,7 +141,11 @@ def keeps(key: str, tally: Tally, spelling: str) -> bool:
     """A phrase met once is a turn of phrase, unless it is two words, one of them a rare
     plain word ("pushdown automaton")."""
     words = spelling.split()
-    if len(words) == 1 or tally.count >= 2:
+    if tally.count >= 2:
+        return True
+    if CJK_RUN.search(spelling):
+        return False  # a Chinese label met once is no more a term than a phrase is
+    if len(words) == 1:
         return True
     plain = [w for w in words if not TECHNICAL.search(w)]
     return len(words) == 2 and len(plain) == 2 and any(zipf(w) < RARE_WORD for w in plain)
@@ -149,7 +167,8 @@ def canonical(tally: Tally) -> str:
 
 
 def characteristic(tally: Tally, term: str) -> float:
-    rarity = max(0.0, 5.0 - min(zipf(w) for w in term.split()))
+    # wordfreq's Chinese needs a segmenter; a Chinese label counts as moderately rare.
+    rarity = 1.0 if CJK_RUN.search(term) else max(0.0, 5.0 - min(zipf(w) for w in term.split()))
     return tally.count + 2 * tally.in_title + rarity
 
 
@@ -160,6 +179,7 @@ def deck_terms(deck: Deck) -> list[str]:
         collector.add_title(slide.title)
         for text in slide.texts()[1 if slide.title else 0 :]:
             collector.add_text(text, in_title=False)
+    collector.add_chinese_labels()
     tallies = collector.tallies
     # A phrase inside a longer one seen as often is a fragment, whether or not the longer
     # phrase is kept ("simulated radix" of "simulated radix trees"); a name stays a term.

@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 from wordfreq import zipf_frequency
 
 from pipeline.schema import Correction, Segment
-from pipeline.text import STOPWORDS
+from pipeline.text import CJK_CHARS, STOPWORDS
 
 MIN_FUZZY_CHARS = 6  # shorter terms (GPU, KV) nearly spell too many ordinary words
 MIN_SOUND_CHARS = 5
@@ -31,6 +31,7 @@ COMMON_WORD = 3.0  # zipf: a single word this common is itself ("grammar" is not
 MAX_SPLIT = 5  # "max worker retries", "B F C L": a term said as up to this many words
 TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]]+$")
 CLAUSE_END = re.compile(r"[.,;:!?]$")
+CHINESE_RUN = re.compile(f"([{CJK_CHARS}\u3000-\u303f\uff00-\uffef]+)")  # with CJK punctuation
 # Inner capitals, acronyms, letters with digits: the spelling is part of the name.
 CASED_NAME = re.compile(r"[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]\d|\d[A-Za-z]")
 
@@ -104,8 +105,9 @@ def best_match(tokens: list[str], terms: list[str]) -> tuple[int, str, float] | 
     return best
 
 
-def correct_segment(segment: Segment, terms: list[str]) -> tuple[Segment, list[Correction]]:
-    tokens, out, corrections, i = segment.text.split(), [], [], 0
+def correct_words(text: str, start: float, terms: list[str]) -> tuple[str, list[Correction]]:
+    """Corrections in a run of space-separated words."""
+    tokens, out, corrections, i = text.split(), [], [], 0
     while i < len(tokens):
         match = best_match(tokens[i:], terms)
         if match is None:
@@ -117,12 +119,25 @@ def correct_segment(segment: Segment, terms: list[str]) -> tuple[Segment, list[C
         trailing = TRAILING_PUNCTUATION.search(original)
         out.append(term + (trailing.group() if trailing else ""))
         corrections.append(
-            Correction(
-                start=segment.start, original=original, corrected=term, score=round(score, 1)
-            )
+            Correction(start=start, original=original, corrected=term, score=round(score, 1))
         )
         i += width
-    return segment.model_copy(update={"text": " ".join(out)}), corrections
+    return " ".join(out), corrections
+
+
+def correct_segment(segment: Segment, terms: list[str]) -> tuple[Segment, list[Correction]]:
+    """Chinese text is left as it is; the Latin runs inside it ("用 SG-Lang 部署") and
+    English text are corrected word by word, their surrounding spaces kept."""
+    parts, corrections = [], []
+    for part in CHINESE_RUN.split(segment.text):
+        if not part.strip() or CHINESE_RUN.fullmatch(part):
+            parts.append(part)
+            continue
+        fixed, found = correct_words(part, segment.start, terms)
+        lead, trail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()) :]
+        parts.append(lead + fixed + trail)
+        corrections += found
+    return segment.model_copy(update={"text": "".join(parts)}), corrections
 
 
 def correct_terms(

@@ -50,3 +50,16 @@ def test_terms_are_capped_and_the_prompt_fits_its_token_budget():
     prompt = whisper_prompt(many, words)
     assert len(prompt) <= MAX_PROMPT_TOKENS < len(prompt) + len(", Term99X")
     assert prompt.startswith("Glossary: Term0X, Term1X")  # most characteristic first
+
+
+def test_a_chinese_deck_gives_its_repeated_labels_and_latin_names():
+    deck = Deck(
+        sources=["z.pdf"],
+        slides=[
+            Slide(index=1, title="推理引擎", text="vLLM 与 SGLang 的推理引擎\n显存"),
+            Slide(index=2, title="显存管理", text="KV Cache 占用显存，分页管理"),
+        ],
+    )
+    terms = collect_terms(deck, [])
+    assert {"推理引擎", "显存", "vLLM", "SGLang", "KV"} <= set(terms)
+    assert "分页管理" not in terms  # met once

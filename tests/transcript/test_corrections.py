@@ -64,3 +64,11 @@ def test_runs_do_not_start_with_a_function_word_or_cross_a_clause():
 def test_short_terms_are_never_fuzzy_matched():
     text = "The CPU and the GPS are fine."
     assert corrected(text, TERMS) == (text, [])
+
+
+def test_latin_terms_inside_chinese_speech_get_the_decks_spelling():
+    text = "我们用 SG-Lang 部署，kv-cache 放在显存里。"
+    assert corrected(text, ["SGLang", "KV cache"]) == (
+        "我们用 SGLang 部署，KV cache 放在显存里。",
+        [("SG-Lang", "SGLang"), ("kv-cache", "KV cache")],
+    )
