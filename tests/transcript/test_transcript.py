@@ -90,3 +90,44 @@ def test_chunked_recognition_stitches_times_across_chunks():
     assert abs(result.duration - truth["duration"]) < 0.5
     text = " ".join(s.text for s in result.segments).lower()
     assert "thank you" in text and "hello everyone" in text
+
+
+def deck_vocabulary(tmp_path, name: str) -> list[str]:
+    path = DATA / name
+    return collect_terms(
+        read_deck(talk_with(path, [path]), DeckOptions(libreoffice=False), tmp_path), []
+    )
+
+
+def heard(clip: str, vocabulary: list[str]):
+    """One of our Piper clips (benchmarks/cases/vocabulary.yaml), through tiny.en."""
+    model = resolve_whisper("auto", "en", Settings().cache_dir)
+    return transcribe(
+        talk_with(DATA / f"vocabulary-{clip}.ogg", language="en"), model, OPTS, vocabulary
+    )
+
+
+@pytest.mark.models
+def test_a_variant_of_a_deck_term_comes_out_in_the_decks_spelling(tmp_path):
+    result = heard("canonical", deck_vocabulary(tmp_path, "constrained_decoding.pdf"))
+    text = " ".join(s.text for s in result.segments)
+    assert "SGLang" in text and "xgrammar" in text, text
+    assert {c.corrected for c in result.corrections} & {"SGLang", "xgrammar"}  # recorded
+
+
+@pytest.mark.models
+def test_a_deck_phrase_heard_wrong_is_corrected(tmp_path):
+    result = heard("phrase", deck_vocabulary(tmp_path, "sglang-router.pdf"))
+    text = " ".join(s.text for s in result.segments)
+    assert "cache hit rate" in text and "radix trees" in text, text
+    assert result.corrections  # Whisper alone spells at least one of them otherwise
+
+
+@pytest.mark.models
+def test_ordinary_words_are_not_corrected_towards_a_deck(tmp_path):
+    vocabulary = deck_vocabulary(tmp_path, "constrained_decoding.pdf")
+    vocabulary += deck_vocabulary(tmp_path, "sglang-router.pdf")
+    result = heard("ordinary", vocabulary)
+    text = " ".join(s.text for s in result.segments)
+    assert result.corrections == [], text
+    assert "outlines" in text and "grammar" in text
