@@ -34,7 +34,7 @@ from pipeline.models import resolve_whisper
 from pipeline.schema import Talk, TalkMeta
 from pipeline.settings import Settings
 from pipeline.talk import read_talk
-from pipeline.transcript import transcribe, whisper_prompt
+from pipeline.transcript import transcribe, whisper_hotwords
 from pipeline.transcript.media import probe_audio
 from pipeline.transcript.options import TranscriptOptions
 
@@ -72,7 +72,7 @@ def bare_faster_whisper(talk, model, vocabulary) -> None:
         beam_size=OPTS.beam_size,
         vad_filter=True,
         word_timestamps=True,
-        initial_prompt=whisper_prompt(vocabulary),
+        hotwords=whisper_hotwords(vocabulary, lambda text: len(whisper.hf_tokenizer.encode(text))),
         condition_on_previous_text=False,
     )
     list(segments)
@@ -194,7 +194,6 @@ def main() -> None:
         "overhead_ratio": round(ours_s / bare_s, 3),
         "wer_jfk": wer("jfk.flac", "jfk.transcript.txt", model),
         "wer_irl": wer("long-stt-irl.mp3", "long-stt-irl.transcript.txt", model),
-        "terms_with_vocab": share_right(with_vocab, terms),
         "terms_right_example": share_right(with_vocab, terms),
         **cases,
         "terms_without_vocab": share_right(without_vocab, terms),

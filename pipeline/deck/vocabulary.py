@@ -1,9 +1,9 @@
 """The talk's vocabulary from the deck and talk.yaml: the terms a speaker will say that
 Whisper does not know, spelled as the deck spells them.
 
-Whisper spells "PagedAttention" as "Page detention" unless it has seen the word; an
-initial prompt listing the deck's terms fixes most such names, and the transcript is then
-corrected towards them (pipeline/transcript/corrections.py). Three kinds of term:
+Whisper spells "PagedAttention" as "Page detention" unless it has seen the word; the
+deck's terms given as hotwords fix most such names, and the transcript is then corrected
+towards them (pipeline/transcript/corrections.py). Four kinds of term:
 
 - names: CamelCase or inner capitals (SGLang, vLLM), acronyms (LRU), letter+digit (H100),
   and words rare in ordinary English (xgrammar, nginx);
@@ -43,7 +43,7 @@ RARE_WORD = 2.3  # zipf frequency: "radix" 2.25, "nginx" 2.2; "cache" 3.6, "tree
 RARE_IN_PHRASE = 3.8  # a phrase needs one word at least this rare ("cache", "finite")
 CJK_TERM_CHARS = (2, 6)  # longer runs of Chinese are sentences, not terms
 NAME_ZIPF = 1.0  # below: not an English word ("Liangsheng", "Lindqvist"): a name
-MAX_TERMS = 40  # Whisper keeps only the last ~224 prompt tokens
+MAX_TERMS = 40  # targets of corrections and the glossary; the hotwords take those that fit
 
 
 def zipf(word: str) -> float:
@@ -78,6 +78,8 @@ def fold(term: str) -> str:
 
 
 class Collector:
+    """Tallies of every candidate term of one deck, in reading order."""
+
     def __init__(self) -> None:
         self.tallies: dict[str, Tally] = {}
         self.seen = 0

@@ -50,7 +50,7 @@ class Transcript(StageOutput):
     segments: list[Segment]
     vocabulary: list[str] = Field(
         default_factory=list,
-        description="deck and glossary terms: the recogniser's prompt, the corrections' targets",
+        description="deck and glossary terms: the recogniser's hotwords, the corrections' targets",
     )
     corrections: list[Correction] = Field(default_factory=list)
     dropped: list[DroppedSegment] = Field(default_factory=list)

@@ -30,18 +30,23 @@ MIN_AVG_LOGPROB = -1.0
 MAX_PROMPT_TOKENS = 80
 
 
-def whisper_prompt(
+def whisper_hotwords(
     terms: list[str], count_tokens: Callable[[str], int] | None = None
 ) -> str | None:
-    """The terms as Whisper's initial prompt, most characteristic first, as many as fit
-    MAX_PROMPT_TOKENS (measured with `count_tokens`, the model's own tokenizer)."""
-    prompt = None
+    """The terms as Whisper's hotwords, most characteristic first, as many as fit
+    MAX_PROMPT_TOKENS (measured with `count_tokens`, the model's own tokenizer).
+
+    Hotwords, not the initial prompt: with condition_on_previous_text off (it feeds
+    repetition loops), faster-whisper drops the initial prompt after the first 30 s window,
+    while hotwords lead the prompt of every window.
+    """
+    words = None
     for n in range(1, len(terms) + 1):
-        candidate = f"Glossary: {', '.join(terms[:n])}."
+        candidate = ", ".join(terms[:n])
         if count_tokens and count_tokens(candidate) > MAX_PROMPT_TOKENS:
             break
-        prompt = candidate
-    return prompt
+        words = candidate
+    return words
 
 
 def options_key(opts: TranscriptOptions) -> dict[str, object]:
@@ -126,7 +131,7 @@ def recognise(talk, whisper, opts, vocabulary, progress, total_s) -> Recognised:
             beam_size=opts.beam_size,
             vad_filter=True,
             word_timestamps=True,
-            initial_prompt=whisper_prompt(vocabulary, lambda text: len(tokens(text))),
+            hotwords=whisper_hotwords(vocabulary, lambda text: len(tokens(text))),
             # Conditioning on earlier text is what lets a repetition loop feed itself.
             condition_on_previous_text=False,
         )

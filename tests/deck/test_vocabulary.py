@@ -1,6 +1,6 @@
 from pipeline.deck.vocabulary import MAX_TERMS, collect_terms
 from pipeline.schema import Deck, Slide
-from pipeline.transcript import MAX_PROMPT_TOKENS, whisper_prompt
+from pipeline.transcript import MAX_PROMPT_TOKENS, whisper_hotwords
 
 DECK = Deck(
     sources=["d.pdf"],
@@ -44,12 +44,12 @@ def test_glossary_comes_first_and_duplicates_are_dropped():
 def test_terms_are_capped_and_the_prompt_fits_its_token_budget():
     many = [f"Term{i}X" for i in range(100)]
     assert len(collect_terms(None, many)) == MAX_TERMS
-    assert whisper_prompt([]) is None
-    assert whisper_prompt(["vLLM", "GPU"]) == "Glossary: vLLM, GPU."
+    assert whisper_hotwords([]) is None
+    assert whisper_hotwords(["vLLM", "GPU"]) == "vLLM, GPU"
     words = len  # one token per character: a stand-in tokenizer
-    prompt = whisper_prompt(many, words)
-    assert len(prompt) <= MAX_PROMPT_TOKENS < len(prompt) + len(", Term99X")
-    assert prompt.startswith("Glossary: Term0X, Term1X")  # most characteristic first
+    hotwords = whisper_hotwords(many, words)
+    assert len(hotwords) <= MAX_PROMPT_TOKENS < len(hotwords) + len(", Term99X")
+    assert hotwords.startswith("Term0X, Term1X")  # most characteristic first
 
 
 def test_a_chinese_deck_gives_its_repeated_labels_and_latin_names():
