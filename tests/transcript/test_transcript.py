@@ -116,11 +116,12 @@ def test_a_variant_of_a_deck_term_comes_out_in_the_decks_spelling(tmp_path):
 
 
 @pytest.mark.models
-def test_a_deck_phrase_heard_wrong_is_corrected(tmp_path):
+def test_deck_phrases_whisper_gets_wrong_alone_come_out_right(tmp_path):
+    alone = " ".join(s.text for s in heard("phrase", []).segments)
+    assert "cache hit rate" not in alone or "radix trees" not in alone  # "cash", "rate trees"
     result = heard("phrase", deck_vocabulary(tmp_path, "sglang-router.pdf"))
     text = " ".join(s.text for s in result.segments)
     assert "cache hit rate" in text and "radix trees" in text, text
-    assert result.corrections  # Whisper alone spells at least one of them otherwise
 
 
 @pytest.mark.models
