@@ -67,7 +67,6 @@ class Tally:
 
     count: int = 0
     in_title: bool = False
-    in_body: bool = False
     first: int = 0
     spellings: Counter = field(default_factory=Counter)
 
@@ -98,7 +97,7 @@ class Collector:
         runs = {r for line in self.lines for r in CJK_RUN.findall(line)}
         for label in sorted(r for r in runs if CJK_TERM_CHARS[0] <= len(r) <= CJK_TERM_CHARS[1]):
             lines = [line for line in self.lines if label in line]
-            tally = Tally(count=len(lines), in_body=True, first=self.seen)
+            tally = Tally(count=len(lines), first=self.seen)
             tally.spellings[label] = 1
             self.tallies.setdefault(fold(label), tally)
 
@@ -106,7 +105,6 @@ class Collector:
         tally = self.tallies.setdefault(fold(term), Tally(first=self.seen))
         tally.count += 1
         tally.in_title |= in_title
-        tally.in_body |= not in_title
         # A title's capitals are typography; the body's spelling is the term's own.
         tally.spellings[term] += 1 if in_title else 3
         self.seen += 1
@@ -154,8 +152,8 @@ def keeps(key: str, tally: Tally, spelling: str) -> bool:
 
 
 def canonical(tally: Tally) -> str:
-    """The deck's spelling; a plain-word phrase seen only in titles is written in lower case
-    (a title's capitals are typography)."""
+    """The deck's spelling, body text over titles; a plain-word phrase in lower case when
+    the deck ever writes it so, or when its capitals are Title Case typography."""
     spelling = tally.spellings.most_common(1)[0][0]
     words = spelling.split()
     plain = not any(TECHNICAL.search(w) for w in words)
