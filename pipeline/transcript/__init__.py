@@ -4,7 +4,7 @@ Steered by the deck's vocabulary, then corrected against it; likely hallucinatio
 repetition loops are dropped and recorded; Mandarin comes out in Simplified characters.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import opencc
@@ -24,10 +24,19 @@ MAX_COMPRESSION_RATIO = 2.4
 # ...and a segment the model thinks is silence, decoded with low confidence, is invented.
 NO_SPEECH_PROB = 0.6
 MIN_AVG_LOGPROB = -1.0
+# Hotwords lead every window's prompt, and in a silent tail the model may just say one
+# ("SGLang," at avg_logprob -1.02, no_speech_prob 0.54 after a 4.6 s clip). A segment of
+# nothing but glossary words decoded this unsurely is taken for such an echo.
+HOTWORD_LOGPROB = -0.7
 # Longer prompts make Whisper skip speech: on narrations over two real decks (tiny.en),
 # deck terms came out right 0.87 / 0.91 / 0.89 / 0.83 of the time with prompts capped at
 # 60 / 80 / 100 / 120 tokens, and at 145 a whole sentence was dropped (Whisper allows 223).
 MAX_PROMPT_TOKENS = 80
+
+
+def spoken(term: str) -> str:
+    """An identifier as speech has it: `max_worker_retries` -> "max worker retries"."""
+    return term.replace("_", " ").lstrip("/-").strip() or term
 
 
 def whisper_hotwords(
@@ -38,11 +47,13 @@ def whisper_hotwords(
 
     Hotwords, not the initial prompt: with condition_on_previous_text off (it feeds
     repetition loops), faster-whisper drops the initial prompt after the first 30 s window,
-    while hotwords lead the prompt of every window.
+    while hotwords lead the prompt of every window. Identifiers are given as they are said
+    ("max worker retries"); the corrections then restore the deck's spelling.
     """
+    said = [spoken(term) for term in terms]
     words = None
-    for n in range(1, len(terms) + 1):
-        candidate = ", ".join(terms[:n])
+    for n in range(1, len(said) + 1):
+        candidate = ", ".join(said[:n])
         if count_tokens and count_tokens(candidate) > MAX_PROMPT_TOKENS:
             break
         words = candidate
@@ -85,9 +96,18 @@ def to_segment(seg, offset: float) -> Segment:
     )
 
 
-def drop_reason(segment: Segment) -> str | None:
+def only_hotwords(segment: Segment, vocabulary: Sequence[str]) -> bool:
+    """Every word of the segment is a word of the vocabulary ("SGLang,")."""
+    words = {w.lower() for term in vocabulary for w in term.split()}
+    said = [w.strip(".,;:!?").lower() for w in segment.text.split()]
+    return bool(said) and all(w in words for w in said)
+
+
+def drop_reason(segment: Segment, vocabulary: Sequence[str] = ()) -> str | None:
     if not segment.text:
         return "empty"
+    if only_hotwords(segment, vocabulary) and (segment.avg_logprob or 0) < HOTWORD_LOGPROB:
+        return f"only glossary words, unsure (avg_logprob {segment.avg_logprob:.2f}): echoed"
     if (segment.compression_ratio or 0) > MAX_COMPRESSION_RATIO:
         return f"repetitive (compression ratio {segment.compression_ratio:.2f})"
     if (segment.no_speech_prob or 0) > NO_SPEECH_PROB and (
@@ -97,10 +117,12 @@ def drop_reason(segment: Segment) -> str | None:
     return None
 
 
-def keep_speech(segments: list[Segment]) -> tuple[list[Segment], list[DroppedSegment]]:
+def keep_speech(
+    segments: list[Segment], vocabulary: Sequence[str] = ()
+) -> tuple[list[Segment], list[DroppedSegment]]:
     kept, dropped = [], []
     for segment in segments:
-        reason = drop_reason(segment)
+        reason = drop_reason(segment, vocabulary)
         if reason is None:
             kept.append(segment)
         else:
@@ -161,7 +183,7 @@ def transcribe(
     except Exception as err:  # PyAV and CTranslate2 raise many types for unreadable media
         raise StageFailure(f"cannot transcribe: {type(err).__name__}: {err}", talk.media) from err
     collected = to_simplified(heard.segments) if heard.language == "zh" else heard.segments
-    kept, dropped = keep_speech(collected)
+    kept, dropped = keep_speech(collected, vocabulary)
     if not kept:
         raise StageFailure("no speech found in the recording (silence or noise only)", talk.media)
     kept, corrections = correct_terms(kept, vocabulary)

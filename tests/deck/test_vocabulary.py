@@ -46,6 +46,9 @@ def test_terms_are_capped_and_the_prompt_fits_its_token_budget():
     assert len(collect_terms(None, many)) == MAX_TERMS
     assert whisper_hotwords([]) is None
     assert whisper_hotwords(["vLLM", "GPU"]) == "vLLM, GPU"
+    assert whisper_hotwords(["max_worker_retries", "/add_worker"]) == (
+        "max worker retries, add worker"  # as said; corrections restore the spelling
+    )
     words = len  # one token per character: a stand-in tokenizer
     hotwords = whisper_hotwords(many, words)
     assert len(hotwords) <= MAX_PROMPT_TOKENS < len(hotwords) + len(", Term99X")

@@ -8,10 +8,11 @@ from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
 from pipeline.errors import StageFailure
 from pipeline.models import resolve_whisper
+from pipeline.schema import Segment
 from pipeline.settings import Settings
 from pipeline.talk import read_talk
 from pipeline.text import has_cjk
-from pipeline.transcript import transcribe
+from pipeline.transcript import keep_speech, transcribe
 from pipeline.transcript.options import TranscriptOptions
 from tests.helpers import DATA, EXAMPLE, talk_with
 
@@ -132,3 +133,12 @@ def test_ordinary_words_are_not_corrected_towards_a_deck(tmp_path):
     text = " ".join(s.text for s in result.segments)
     assert result.corrections == [], text
     assert "outlines" in text and "grammar" in text
+
+
+def test_an_unsure_segment_of_nothing_but_glossary_words_is_dropped_as_an_echo():
+    echo = Segment(start=4.56, end=4.84, text="SGLang,", avg_logprob=-1.02, no_speech_prob=0.54)
+    said = echo.model_copy(update={"avg_logprob": -0.2})
+    sentence = echo.model_copy(update={"text": "We use SGLang."})
+    kept, dropped = keep_speech([echo, said, sentence], ["SGLang", "radix trees"])
+    assert kept == [said, sentence]
+    assert dropped[0].text == "SGLang," and "glossary" in dropped[0].reason
