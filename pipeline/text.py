@@ -12,6 +12,9 @@ NEAR_DUPLICATE = 90
 LATIN_WORD = re.compile(r"[A-Za-z]+")
 # Chinese prose with English terms scores well above this; English with a stray term, below.
 CHINESE_PROSE_SHARE = 0.5
+# Spellings that are part of a name: CamelCase or inner capitals (PagedAttention, vLLM),
+# acronyms (GPU, KV), letters with digits (A100).
+TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]\d|\d[A-Za-z]")
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 # English function words: never part of a term, never the edge of a corrected run.
 STOPWORDS = frozenset(

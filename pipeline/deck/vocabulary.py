@@ -24,11 +24,9 @@ from dataclasses import dataclass, field
 from wordfreq import zipf_frequency
 
 from pipeline.schema import Deck
-from pipeline.text import CJK_RUN, STOPWORDS
+from pipeline.text import CJK_RUN, STOPWORDS, TECHNICAL
 
 TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
-# CamelCase or inner capitals (PagedAttention, vLLM), acronyms (GPU, KV), letter+digit (A100).
-TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]\d|\d[A-Za-z]")
 IDENTIFIER = re.compile(
     r"(?<![\w/.-])(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)+"  # --enable-overlap
     r"|/[a-z]+(?:_[a-z0-9]+)+"  # /add_worker

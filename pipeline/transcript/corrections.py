@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 from wordfreq import zipf_frequency
 
 from pipeline.schema import Correction, Segment
-from pipeline.text import CJK_CHARS, STOPWORDS
+from pipeline.text import CJK_CHARS, STOPWORDS, TECHNICAL
 
 MIN_FUZZY_CHARS = 6  # shorter terms (GPU, KV) nearly spell too many ordinary words
 MIN_SOUND_CHARS = 5
@@ -32,8 +32,6 @@ MAX_SPLIT = 5  # "max worker retries", "B F C L": a term said as up to this many
 TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]]+$")
 CLAUSE_END = re.compile(r"[.,;:!?]$")
 CHINESE_RUN = re.compile(f"([{CJK_CHARS}\u3000-\u303f\uff00-\uffef]+)")  # with CJK punctuation
-# Inner capitals, acronyms, letters with digits: the spelling is part of the name.
-CASED_NAME = re.compile(r"[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]\d|\d[A-Za-z]")
 
 
 def squash(text: str) -> str:
@@ -43,7 +41,7 @@ def squash(text: str) -> str:
 
 def right_as_said(core: str, term: str) -> bool:
     """Already the term: exactly, or but for case when case is not part of the name."""
-    return core == term or (core.lower() == term.lower() and not CASED_NAME.search(term))
+    return core == term or (core.lower() == term.lower() and not TECHNICAL.search(term))
 
 
 def sounds_like(said: str, term: str, letters: float) -> bool:
