@@ -135,7 +135,7 @@ def phrases(line: str) -> list[str]:
     return found
 
 
-def keeps(key: str, tally: Tally, spelling: str) -> bool:
+def keeps(tally: Tally, spelling: str) -> bool:
     """A phrase met once is a turn of phrase, unless it is two words, one of them a rare
     plain word ("pushdown automaton")."""
     words = spelling.split()
@@ -179,16 +179,17 @@ def deck_terms(deck: Deck) -> list[str]:
             collector.add_text(text, in_title=False)
     collector.add_chinese_labels()
     tallies = collector.tallies
+    spelled = {k: canonical(t) for k, t in tallies.items()}
     # A phrase inside a longer one seen as often is a fragment, whether or not the longer
     # phrase is kept ("simulated radix" of "simulated radix trees"); a name stays a term.
     kept = {
         k: t
         for k, t in tallies.items()
-        if keeps(k, t, canonical(t)) and not (" " in canonical(t) and _inside_longer(k, t, tallies))
+        if keeps(t, spelled[k]) and not (" " in spelled[k] and _inside_longer(k, t, tallies))
     }
     kept = {k: t for k, t in kept.items() if not _inside_longer(k, t, kept)}
-    ranked = sorted(kept.values(), key=lambda t: (-characteristic(t, canonical(t)), t.first))
-    return [canonical(t) for t in ranked]
+    ranked = sorted(kept, key=lambda k: (-characteristic(kept[k], spelled[k]), kept[k].first))
+    return [spelled[k] for k in ranked]
 
 
 def _inside_longer(key: str, tally: Tally, kept: dict[str, Tally]) -> bool:
