@@ -13,6 +13,7 @@ a term when:
   (Metaphone keys) with enough letters in common.
 """
 
+import functools
 import re
 
 import jellyfish
@@ -34,9 +35,17 @@ CLAUSE_END = re.compile(r"[.,;:!?]$")
 CHINESE_RUN = re.compile(f"([{CJK_CHARS}\u3000-\u303f\uff00-\uffef]+)")  # with CJK punctuation
 
 
+# Every run of words is compared with every term: each term's key, and each run's letters
+# and sound, are worked out once per talk rather than once per comparison.
+@functools.lru_cache(maxsize=1 << 16)
 def squash(text: str) -> str:
     """Letters and digits only, lower case: 'Paged-Attention' == 'paged attention'."""
     return re.sub(r"[^0-9a-z]", "", text.lower())
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def sound(letters: str) -> str:
+    return jellyfish.metaphone(letters)
 
 
 def right_as_said(core: str, term: str) -> bool:
@@ -47,8 +56,7 @@ def right_as_said(core: str, term: str) -> bool:
 def sounds_like(said: str, term: str, letters: float) -> bool:
     if len(term) < MIN_SOUND_CHARS or letters < SOUND_LETTERS:
         return False
-    keys = jellyfish.metaphone(said), jellyfish.metaphone(term)
-    return fuzz.ratio(*keys) >= SOUND_SIMILARITY
+    return fuzz.ratio(sound(said), sound(term)) >= SOUND_SIMILARITY
 
 
 def windows(tokens: list[str], most: int) -> list[tuple[int, str]]:
@@ -87,9 +95,13 @@ def best_match(tokens: list[str], terms: list[str]) -> tuple[int, str, float] | 
     """The term the words starting at tokens[0] stand for: (width, replacement, score);
     None when they already are a term or stand for none."""
     best = None
+    longest = max(MAX_SPLIT, *(len(term.split()) + 1 for term in terms))
+    runs = windows(tokens, longest)
     for term in terms:
         key, words = squash(term), len(term.split())
-        for width, core in windows(tokens, max(MAX_SPLIT, words + 1)):
+        for width, core in runs:
+            if width > max(MAX_SPLIT, words + 1):
+                break
             if squash(core) == key:
                 if right_as_said(core, term):
                     return None
