@@ -5,6 +5,7 @@ repetition loops are dropped and recorded; Mandarin comes out in Simplified char
 """
 
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import opencc
@@ -96,17 +97,17 @@ def to_segment(seg, offset: float) -> Segment:
     )
 
 
-def only_hotwords(segment: Segment, vocabulary: Sequence[str]) -> bool:
+def only_hotwords(segment: Segment, glossary: AbstractSet[str]) -> bool:
     """Every word of the segment is a word of the vocabulary ("SGLang,")."""
-    words = {w.lower() for term in vocabulary for w in term.split()}
     said = [w.strip(".,;:!?").lower() for w in segment.text.split()]
-    return bool(said) and all(w in words for w in said)
+    return bool(said) and all(w in glossary for w in said)
 
 
-def drop_reason(segment: Segment, vocabulary: Sequence[str] = ()) -> str | None:
+def drop_reason(segment: Segment, glossary: AbstractSet[str] = frozenset()) -> str | None:
+    """Why the segment is not kept; `glossary` holds the vocabulary's words, lower case."""
     if not segment.text:
         return "empty"
-    if only_hotwords(segment, vocabulary) and (segment.avg_logprob or 0) < HOTWORD_LOGPROB:
+    if only_hotwords(segment, glossary) and (segment.avg_logprob or 0) < HOTWORD_LOGPROB:
         return f"only glossary words, unsure (avg_logprob {segment.avg_logprob:.2f}): echoed"
     if (segment.compression_ratio or 0) > MAX_COMPRESSION_RATIO:
         return f"repetitive (compression ratio {segment.compression_ratio:.2f})"
@@ -120,9 +121,10 @@ def drop_reason(segment: Segment, vocabulary: Sequence[str] = ()) -> str | None:
 def keep_speech(
     segments: list[Segment], vocabulary: Sequence[str] = ()
 ) -> tuple[list[Segment], list[DroppedSegment]]:
+    glossary = {word.lower() for term in vocabulary for word in term.split()}
     kept, dropped = [], []
     for segment in segments:
-        reason = drop_reason(segment, vocabulary)
+        reason = drop_reason(segment, glossary)
         if reason is None:
             kept.append(segment)
         else:
