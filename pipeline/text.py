@@ -93,6 +93,15 @@ STOPWORDS = frozenset(
 )
 
 
+LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}
+
+
+def writing_language(language: str) -> str:
+    """The language an article is written in first: Chinese for Chinese talks, English for
+    every other; the other of the two is translated from it."""
+    return "zh" if language in ("zh", "yue") else "en"
+
+
 def has_cjk(text: str) -> bool:
     return bool(CJK.search(text))
 

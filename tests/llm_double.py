@@ -101,6 +101,8 @@ class SchemaReplies:
     def __call__(self, body: dict) -> str:
         fmt = body["response_format"]
         schema = fmt["schema"] if fmt["type"] == "json_object" else fmt["json_schema"]["schema"]
+        # A prompt written in Chinese asks for Chinese text (the translation into Chinese).
+        self.chinese = any("\u4e00" <= ch <= "\u9fff" for ch in body["messages"][0]["content"])
         return json.dumps(self.instance(schema, schema.get("$defs", {}), ""))
 
     def instance(self, schema: dict, defs: dict, name: str):
@@ -121,10 +123,30 @@ class SchemaReplies:
             return self.text(name, next(self.strings))
         raise ValueError(f"no instance for {schema}")
 
-    @staticmethod
-    def text(name: str, n: int) -> str:
-        if name == "zh":
+    def text(self, name: str, n: int) -> str:
+        if self.chinese:
             return CHINESE[n % len(CHINESE)]
         if name == "title":
             return "A chapter of the talk"
         return SENTENCES[n % len(SENTENCES)]
+
+
+class PromptReplies:
+    """Replies per prompt id (a list, answered in order, or a function of the request),
+    recognised by the first line of the prompt's system message."""
+
+    def __init__(self, **replies: list[str] | Reply) -> None:
+        from pipeline.prompts import load_prompt
+
+        self.replies = replies
+        self.first_lines = {name: load_prompt(name).system.splitlines()[0] for name in replies}
+        self.asked: list[str] = []
+
+    def __call__(self, body: dict) -> str:
+        system = body["messages"][0]["content"]
+        name = next(n for n, line in self.first_lines.items() if system.startswith(line))
+        self.asked.append(name)
+        reply = self.replies[name]
+        if callable(reply):
+            return reply(body)
+        return reply.pop(0) if reply else ""

@@ -43,14 +43,17 @@ def render_paragraph(
     return f"{text}（{'、'.join(refs)}）" if lang == "zh" else f"{text} ({', '.join(refs)})"
 
 
-def front_matter(draft: DraftText, meta: TalkMeta, slug: str, review: Review, key: str) -> str:
+def front_matter(
+    draft: DraftText, tags: list[str], meta: TalkMeta, slug: str, review: Review, key: str
+) -> str:
     data = {
         "title": draft.title,
+        "summary": draft.summary or None,
         "lang": draft.lang,
         "talk": slug,
         "speaker": meta.speaker,
         "date": meta.date.isoformat() if meta.date else None,
-        "tags": meta.tags or None,
+        "tags": tags or None,
         "video": meta.video_url,
         "review": review.verdict,
         "generated_from": key[:16],
@@ -60,7 +63,13 @@ def front_matter(draft: DraftText, meta: TalkMeta, slug: str, review: Review, ke
 
 
 def typeset_one(
-    draft: DraftText, evidence: Evidence, meta: TalkMeta, slug: str, review: Review, key: str
+    draft: DraftText,
+    tags: list[str],
+    evidence: Evidence,
+    meta: TalkMeta,
+    slug: str,
+    review: Review,
+    key: str,
 ) -> Article:
     """One article as Markdown with YAML front matter; Chinese spacing fixed by autocorrect."""
     units = evidence.by_id()
@@ -74,7 +83,7 @@ def typeset_one(
     body = "\n\n".join(blocks) + "\n"
     if draft.lang == "zh":
         body = autocorrect_format(body)
-    markdown = front_matter(draft, meta, slug, review, key) + "\n" + body
+    markdown = front_matter(draft, tags, meta, slug, review, key) + "\n" + body
     return Article(lang=draft.lang, markdown=markdown)
 
 
@@ -83,4 +92,6 @@ def typeset(
 ) -> list[Article]:
     """The Chinese and the English article; `generated_from` names the draft they come from."""
     key = draft.provenance.key if draft.provenance else ""
-    return [typeset_one(text, evidence, meta, slug, review, key) for text in draft.texts()]
+    return [
+        typeset_one(text, draft.tags, evidence, meta, slug, review, key) for text in draft.texts()
+    ]

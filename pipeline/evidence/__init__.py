@@ -180,6 +180,7 @@ def build_evidence(
     if deck is not None:
         units += slide_units(deck)
     return Evidence(
+        language=transcript.language,
         units=units,
         glossary=first_occurrences(terms, units, timeline),
     )

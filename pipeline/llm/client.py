@@ -15,7 +15,7 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from pipeline.llm.options import LLMOptions
-from pipeline.prompts import RenderedPrompt
+from pipeline.prompts import RETRY_NOTE, RenderedPrompt
 
 T = TypeVar("T", bound=BaseModel)
 CallSink = Callable[[dict], None]
@@ -111,8 +111,7 @@ class OpenAILLM:
                     *prompt.messages()[:-1],
                     {
                         "role": "user",
-                        "content": f"{prompt.user}\n\nA previous answer was invalid: {problem}. "
-                        "Avoid that mistake.",
+                        "content": f"{prompt.user}\n\n{RETRY_NOTE.format(problem=problem)}",
                     },
                 ]
                 continue

@@ -2,15 +2,18 @@
 (TALK2ARTICLE_LLAMA_*)."""
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from pipeline.models import DEFAULT_LLM
 
 
 class LLMOptions(BaseSettings):
     """Which OpenAI-compatible endpoint drafts the article.
 
-    With no base URL, the bundled Qwen2.5-0.5B GGUF is served by llama.cpp on loopback.
+    With no base URL, a bundled Qwen2.5-Coder GGUF is served by llama.cpp on loopback.
     """
 
     model_config = SettingsConfigDict(env_prefix="OPENAI_", env_file=".env", extra="ignore")
@@ -36,7 +39,11 @@ class EmbeddedLLMOptions(BaseSettings):
         env_prefix="TALK2ARTICLE_LLAMA_", env_file=".env", extra="ignore"
     )
 
-    model_path: Path | None = Field(None, description="A GGUF file; default: the bundled Qwen.")
+    model: Literal["1.5b", "0.5b"] = Field(
+        DEFAULT_LLM,
+        description="Bundled Qwen2.5-Coder-Instruct: 1.5b writes better, 0.5b is about 2x faster.",
+    )
+    model_path: Path | None = Field(None, description="Any GGUF file; overrides `model`.")
     n_ctx: int = Field(8192, ge=512, description="Context window in tokens.")
     n_threads: int = Field(0, ge=0, description="0 uses every core.")
     startup_timeout_s: float = Field(180.0, gt=0)

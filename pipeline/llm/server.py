@@ -19,7 +19,7 @@ import httpx
 
 from pipeline.llm.client import Endpoint, LLMError
 from pipeline.llm.options import EmbeddedLLMOptions
-from pipeline.models import QWEN_MODEL_ID, bundled_qwen_gguf
+from pipeline.models import bundled_gguf, bundled_llm
 from pipeline.settings import Settings
 
 
@@ -83,14 +83,14 @@ def stop(process: subprocess.Popen) -> None:
 
 def embedded_model_id(opts: EmbeddedLLMOptions) -> str:
     """The name the embedded server serves its model under (also the id in provenance)."""
-    return opts.model_path.stem if opts.model_path else QWEN_MODEL_ID
+    return opts.model_path.stem if opts.model_path else bundled_llm(opts.model).id
 
 
 @contextmanager
 def embedded_server(settings: Settings) -> Iterator[Endpoint]:
     """Serve the bundled (or configured) GGUF for the duration of the `with` block."""
     opts = settings.llama
-    model = opts.model_path or bundled_qwen_gguf(settings.cache_dir)
+    model = opts.model_path or bundled_gguf(opts.model, settings.cache_dir)
     alias = embedded_model_id(opts)
     port = free_port()
     log = settings.cache_dir / "llama-server.log"

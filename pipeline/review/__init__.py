@@ -1,117 +1,150 @@
 """The review stage (review.json): checks a reviewer would otherwise do by hand, each with
-findings, and a verdict."""
+findings, the revisions drafting made, and a verdict.
 
-from rapidfuzz import fuzz
+The grounding checks are the ones drafting revised against (pipeline.grounding): here they
+run on the final text of both languages, so what drafting could not fix shows up.
+"""
 
-from pipeline.schema import Check, Draft, DraftText, Evidence, Review
-from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, has_cjk, near_duplicate, numbers
+from collections.abc import Iterator
 
-MIN_PARAGRAPH_WORDS = 15
+from pipeline.grounding import (
+    duplicate_of,
+    invented_numbers,
+    is_echo,
+    is_fragment,
+    prompt_lines,
+    unsupported_sentences,
+    wrong_language_sentences,
+)
+from pipeline.prompts import Prompt
+from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Review
+from pipeline.text import numbers
 
 
-def _paragraphs(draft: DraftText):
+def paragraphs(draft: DraftText) -> Iterator[tuple[str, DraftParagraph]]:
     for s, section in enumerate(draft.sections, start=1):
         for p, paragraph in enumerate(section.paragraphs, start=1):
             yield f"{draft.lang} §{s}¶{p}", paragraph
 
 
-def check_citations_resolve(drafts: list[DraftText], evidence: Evidence) -> Check:
+def headings(draft: DraftText) -> Iterator[tuple[str, str]]:
+    yield f"{draft.lang} title", draft.title
+    for s, section in enumerate(draft.sections, start=1):
+        yield f"{draft.lang} §{s} title", section.title
+
+
+def check(name: str, findings: list[str]) -> Check:
+    return Check(name=name, passed=not findings, findings=findings)
+
+
+def cited_text(paragraph: DraftParagraph, evidence: Evidence) -> str:
+    units = evidence.by_id()
+    return " ".join(units[c].text for c in paragraph.citations if c in units)
+
+
+def check_citations(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
     known = evidence.by_id()
-    findings = [
-        f"{where}: unknown evidence id {cid}"
-        for d in drafts
-        for where, par in _paragraphs(d)
-        for cid in par.citations
-        if cid not in known
-    ]
-    return Check(name="citations_resolve", passed=not findings, findings=findings)
-
-
-def check_every_paragraph_cited(drafts: list[DraftText]) -> Check:
-    findings = [
-        f"{where}: no citation"
-        for d in drafts
-        for where, par in _paragraphs(d)
-        if not par.citations
-    ]
-    return Check(name="every_paragraph_cited", passed=not findings, findings=findings)
+    findings = []
+    for draft in drafts:
+        for where, par in paragraphs(draft):
+            if not par.citations:
+                findings.append(f"{where}: no citation")
+            findings += [
+                f"{where}: unknown evidence id {c}" for c in par.citations if c not in known
+            ]
+    return check("citations", findings)
 
 
 def check_same_structure(english: DraftText, chinese: DraftText) -> Check:
     shape_en = [(s.role, [p.citations for p in s.paragraphs]) for s in english.sections]
     shape_zh = [(s.role, [p.citations for p in s.paragraphs]) for s in chinese.sections]
-    findings = (
-        []
-        if shape_en == shape_zh
-        else ["the zh and en drafts differ in chapters, paragraphs or citations"]
-    )
-    return Check(name="same_structure", passed=not findings, findings=findings)
+    same = shape_en == shape_zh
+    return check("same_structure", [] if same else ["zh and en differ in chapters or citations"])
 
 
-def check_languages(english: DraftText, chinese: DraftText) -> Check:
-    findings = [
-        f"{where}: not Chinese prose"
-        for where, par in _paragraphs(chinese)
-        if cjk_share(par.text) < CHINESE_PROSE_SHARE
-    ]
-    findings += [
-        f"{where}: contains Chinese characters"
-        for where, par in _paragraphs(english)
-        if has_cjk(par.text)
-    ]
-    return Check(name="languages", passed=not findings, findings=findings)
-
-
-def check_numbers_grounded(english: DraftText, chinese: DraftText, evidence: Evidence) -> Check:
-    """Numbers must come from the cited evidence and survive translation unchanged."""
-    units, findings = evidence.by_id(), []
-    zh_paragraphs = dict(_paragraphs(chinese))
-    for where, par in _paragraphs(english):
-        cited = numbers(" ".join(units[c].text for c in par.citations if c in units))
-        for number in sorted(numbers(par.text) - cited):
-            findings.append(f"{where}: {number} is not in the cited evidence")
-        zh = zh_paragraphs.get(where.replace("en ", "zh ", 1))
-        if zh is not None:
-            for number in sorted(numbers(par.text) - numbers(zh.text)):
-                findings.append(f"{where}: {number} is missing from the Chinese version")
-    return Check(name="numbers_grounded", passed=not findings, findings=findings)
-
-
-def check_no_repeated_paragraphs(english: DraftText) -> Check:
-    """Small models restate the same paragraph in several chapters; a reader notices."""
-    items, findings = list(_paragraphs(english)), []
-    for i, (where_a, a) in enumerate(items):
-        for where_b, b in items[i + 1 :]:
-            if near_duplicate(a.text, b.text):
-                findings.append(f"{where_b} repeats {where_a}")
-    return Check(name="no_repeated_paragraphs", passed=not findings, findings=findings)
-
-
-def check_substantive_paragraphs(english: DraftText) -> Check:
-    """A paragraph that only restates its heading, or is a fragment, says nothing checkable."""
+def check_numbers(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
+    """Every number comes from the cited units; both languages carry the same numbers."""
     findings = []
-    for section_no, section in enumerate(english.sections, start=1):
-        for paragraph_no, paragraph in enumerate(section.paragraphs, start=1):
-            where = f"en §{section_no}¶{paragraph_no}"
-            if len(paragraph.text.split()) < MIN_PARAGRAPH_WORDS:
-                findings.append(f"{where}: fewer than {MIN_PARAGRAPH_WORDS} words")
-            elif fuzz.partial_ratio(section.title.lower(), paragraph.text.lower()) >= 95 and len(
-                paragraph.text
-            ) < 1.5 * len(section.title):
-                findings.append(f"{where}: restates the chapter title")
-    return Check(name="substantive_paragraphs", passed=not findings, findings=findings)
+    for draft in drafts:
+        for where, par in paragraphs(draft):
+            for number in invented_numbers(par.text, cited_text(par, evidence)):
+                findings.append(f"{where}: {number} is not in the cited evidence")
+    zh = dict(paragraphs(drafts[0]))
+    for where, par in paragraphs(drafts[1]):
+        other = zh.get(where.replace("en ", "zh ", 1))
+        if other is not None and numbers(par.text) != numbers(other.text):
+            findings.append(f"{where}: the zh and en paragraphs carry different numbers")
+    return check("numbers_grounded", findings)
 
 
-def review(draft: Draft, evidence: Evidence) -> Review:
-    english, chinese = draft.en, draft.zh
+def check_support(draft: DraftText, evidence: Evidence) -> Check:
+    """In the language the talk was given in, where words can be compared with the units."""
+    return check(
+        "sentences_supported",
+        [
+            f"{where}: unsupported: {sentence!r}"
+            for where, par in paragraphs(draft)
+            for sentence in unsupported_sentences(par.text, cited_text(par, evidence))
+        ],
+    )
+
+
+def check_languages(drafts: tuple[DraftText, ...], terms: list[str]) -> Check:
+    findings = [
+        f"{where}: not in {draft.lang}: {sentence!r}"
+        for draft in drafts
+        for where, text in [*headings(draft), *((w, p.text) for w, p in paragraphs(draft))]
+        for sentence in wrong_language_sentences(text, draft.lang, terms)
+    ]
+    return check("languages", findings)
+
+
+def check_echoes(drafts: tuple[DraftText, ...], prompts: list[Prompt], tags: list[str]) -> Check:
+    lines = prompt_lines(prompts)
+    texts = [("tags", " · ".join(tags))]
+    for draft in drafts:
+        texts += [*headings(draft), (f"{draft.lang} summary", draft.summary)]
+        texts += [(where, par.text) for where, par in paragraphs(draft)]
+    return check(
+        "no_prompt_echo", [f"{w}: repeats the prompt" for w, t in texts if is_echo(t, lines)]
+    )
+
+
+def check_duplicates(drafts: tuple[DraftText, ...]) -> Check:
+    findings = []
+    for draft in drafts:
+        items = list(paragraphs(draft))
+        for i, (where, par) in enumerate(items):
+            if (j := duplicate_of(par.text, [p.text for _, p in items[:i]])) is not None:
+                findings.append(f"{where} repeats {items[j][0]}")
+    return check("no_duplicate_paragraphs", findings)
+
+
+def check_titles(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
+    lines = [line for unit in evidence.units for line in unit.text.splitlines()]
+    findings = [
+        f"{where}: {title!r} is a fragment of a slide or sentence"
+        for draft in drafts
+        for where, title in headings(draft)
+        if is_fragment(title, lines)
+    ]
+    return check("titles_not_fragments", findings)
+
+
+def review(
+    draft: Draft, evidence: Evidence, source_language: str, terms: list[str], prompts: list[Prompt]
+) -> Review:
+    drafts = draft.texts()  # (zh, en)
+    source = draft.zh if source_language == "zh" else draft.en
     checks = [
-        check_citations_resolve([english, chinese], evidence),
-        check_every_paragraph_cited([english, chinese]),
-        check_same_structure(english, chinese),
-        check_languages(english, chinese),
-        check_numbers_grounded(english, chinese, evidence),
-        check_no_repeated_paragraphs(english),
-        check_substantive_paragraphs(english),
+        check_citations(drafts, evidence),
+        check_same_structure(draft.en, draft.zh),
+        check_numbers(drafts, evidence),
+        check_support(source, evidence),
+        check_languages(drafts, terms),
+        check_echoes(drafts, prompts, draft.tags),
+        check_duplicates(drafts),
+        check_titles(drafts, evidence),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
-    return Review(checks=checks, verdict=verdict)
+    return Review(checks=checks, verdict=verdict, revisions=draft.revisions)

@@ -3,17 +3,19 @@
 from pipeline.schema.article import (
     CAUSAL_ORDER,
     Article,
+    Chapter,
     Draft,
     DraftParagraph,
     DraftSection,
     DraftText,
     Outline,
-    OutlineSection,
+    Revision,
     Role,
 )
 from pipeline.schema.base import Contract, Provenance, StageError, StageOutput
 from pipeline.schema.deck import Bullet, Deck, Slide
 from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
+from pipeline.schema.notes import Claim, DroppedClaim, Notes, Section
 from pipeline.schema.review import Check, Review
 from pipeline.schema.run import RunRecord, StageRecord
 from pipeline.schema.talk import Talk, TalkMeta
@@ -24,7 +26,9 @@ __all__ = [
     "CAUSAL_ORDER",
     "Article",
     "Bullet",
+    "Chapter",
     "Check",
+    "Claim",
     "Contract",
     "Correction",
     "Deck",
@@ -32,12 +36,15 @@ __all__ = [
     "DraftParagraph",
     "DraftSection",
     "DraftText",
+    "DroppedClaim",
     "DroppedSegment",
     "Evidence",
     "EvidenceUnit",
     "GlossaryEntry",
     "Outline",
-    "OutlineSection",
+    "Notes",
+    "Revision",
+    "Section",
     "Provenance",
     "Review",
     "Role",

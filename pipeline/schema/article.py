@@ -11,15 +11,18 @@ CAUSAL_ORDER: tuple[Role, ...] = get_args(Role)
 Lang = Literal["en", "zh"]
 
 
-class OutlineSection(Contract):
-    role: Role
-    title: str = Field(description="English chapter title")
-    evidence_ids: list[str] = Field(min_length=1)
+class Chapter(Contract):
+    title: str = Field(description="in the talk's language")
+    role: Role | None = Field(None, description="its place in the causal chain, where it fits")
+    sections: list[str] = Field(min_length=1, description="section ids, in talk order")
 
 
 class Outline(StageOutput):
-    title: str = Field(description="English article title")
-    sections: list[OutlineSection] = Field(min_length=1)
+    language: Lang = Field(description="the language the outline (and first draft) is in")
+    title: str
+    summary: str = Field(description="one sentence for the index card")
+    tags: list[str] = Field(default_factory=list, description="1-3 category tags, broad first")
+    chapters: list[Chapter] = Field(min_length=1)
 
 
 class DraftParagraph(Contract):
@@ -28,7 +31,7 @@ class DraftParagraph(Contract):
 
 
 class DraftSection(Contract):
-    role: Role
+    role: Role | None = None
     title: str
     paragraphs: list[DraftParagraph]
 
@@ -38,7 +41,16 @@ class DraftText(Contract):
 
     lang: Lang
     title: str
+    summary: str = ""
     sections: list[DraftSection]
+
+
+class Revision(Contract):
+    """A paragraph or title that failed the checks: what was wrong and what was done."""
+
+    where: str = Field(description="e.g. 'en §2¶1' or 'zh title'")
+    findings: list[str]
+    action: Literal["redrafted", "replaced by its claims", "dropped", "kept with findings"]
 
 
 class Draft(StageOutput):
@@ -46,6 +58,8 @@ class Draft(StageOutput):
 
     en: DraftText
     zh: DraftText
+    tags: list[str] = Field(default_factory=list)
+    revisions: list[Revision] = Field(default_factory=list)
 
     def texts(self) -> tuple[DraftText, DraftText]:
         return self.zh, self.en

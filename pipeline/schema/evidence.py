@@ -26,6 +26,7 @@ class GlossaryEntry(Contract):
 
 
 class Evidence(StageOutput):
+    language: str = Field("en", description="the talk's language, ISO 639-1")
     units: list[EvidenceUnit]
     glossary: list[GlossaryEntry] = Field(default_factory=list)
 

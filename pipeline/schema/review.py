@@ -4,6 +4,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from pipeline.schema.article import Revision
 from pipeline.schema.base import Contract, StageOutput
 
 
@@ -16,3 +17,4 @@ class Check(Contract):
 class Review(StageOutput):
     checks: list[Check]
     verdict: Literal["pass", "fail"]
+    revisions: list[Revision] = Field(default_factory=list, description="made while drafting")

@@ -26,7 +26,7 @@ class Talk(Contract):
 
     slug: str = Field(description="the folder's path under inputs/; also its path under outputs/")
     folder: Path
-    media: Path
+    media: Path | None = Field(None, description="the recording; None for subtitles alone")
     decks: list[Path] = Field(default_factory=list)
     subtitles: Path | None = Field(None, description="an existing .srt/.vtt transcript")
     meta: TalkMeta = Field(default_factory=TalkMeta)

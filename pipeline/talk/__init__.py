@@ -1,5 +1,7 @@
-"""The talk stage: classify the files of a talk folder (one recording, decks, optional
-subtitles and talk.yaml), and find the talk folders under inputs/."""
+"""The talk stage: classify the files of a talk folder (a recording and/or subtitles,
+decks, talk.yaml), and find the talk folders under inputs/.
+
+Subtitles alone are a talk: a maintainer may have a video's subtitles without the video."""
 
 from pathlib import Path
 
@@ -61,8 +63,8 @@ def read_talk(folder: Path, slug: str) -> Talk:
                 ".vtt) or talk.yaml",
                 path,
             )
-    if not media:
-        raise StageFailure("no recording found (video or audio file)", folder)
+    if not media and not subtitles:
+        raise StageFailure("no recording (video or audio file) and no subtitles found", folder)
     if len(media) > 1:
         names = ", ".join(p.name for p in media)
         raise StageFailure(f"more than one recording ({names}); keep one", folder)
@@ -72,7 +74,7 @@ def read_talk(folder: Path, slug: str) -> Talk:
     return Talk(
         slug=slug,
         folder=folder,
-        media=media[0],
+        media=media[0] if media else None,
         decks=decks,
         subtitles=subtitles[0] if subtitles else None,
         meta=meta,

@@ -42,7 +42,7 @@ def build_timeline(
 ) -> Timeline:
     """`pictures_root` is the folder the deck's thumbnail paths are relative to."""
     slides = deck.visible() if deck else []
-    pictured = [s for s in slides if s.thumbnail]
+    pictured = [s for s in slides if s.thumbnail] if talk.media else []
     by_frames: list[TimelineSpan] = []
     sampled, warnings = 0, []
     if pictured:

@@ -71,7 +71,14 @@ def test_outputs_go_to_the_talks_path_under_inputs(prefect, talk):
     assert record.talk == "meetups/paging"
     assert record.outputs == [str(out / "article.zh.md"), str(out / "article.en.md")]
     names = ["deck.json", "transcript.json", "transcript.srt", "timeline.json", "evidence.json"]
-    names += ["outline.json", "draft.json", "review.json", "run.json", "llm_calls.jsonl"]
+    names += [
+        "notes.json",
+        "outline.json",
+        "draft.json",
+        "review.json",
+        "run.json",
+        "llm_calls.jsonl",
+    ]
     assert all((out / name).is_file() for name in names)
     assert list(statuses(record)) == [
         "talk",
@@ -79,11 +86,22 @@ def test_outputs_go_to_the_talks_path_under_inputs(prefect, talk):
         "transcript",
         "timeline",
         "evidence",
+        "notes",
         "outline",
         "draft",
         "review",
         "article",
     ]
+
+
+def test_subtitles_alone_are_a_talk(prefect, talk):
+    folder, settings = talk
+    (folder / "talk.flac").unlink()
+    (folder / "slides.pdf").unlink()
+    record = run_talk(folder, settings, Session())
+    assert record.status == "succeeded", record.errors
+    assert statuses(record)["transcript"] == "done"
+    assert statuses(record)["deck"] == "skipped"
 
 
 def test_a_comment_edit_reruns_only_the_stage_whose_code_changed(prefect, talk, monkeypatch):

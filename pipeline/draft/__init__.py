@@ -1,0 +1,308 @@
+"""The draft stage (draft.json): each paragraph written from its section's claims in the
+talk's language, verified in code, revised once, and translated into the other language.
+
+Verify and revise: a paragraph with a number its cited units do not have, a sentence they
+do not support, a line of the prompt, a sentence in the wrong language, a deck term
+misspelt or a repeat of an earlier paragraph is redrafted once with those findings; if it
+fails again it is replaced by its claims as they are, so fabricated text is never kept.
+Every revision is recorded. A paragraph cites the units of its claims, not its chapter's.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from pipeline.evidence import term_pattern
+from pipeline.grounding import (
+    duplicate_of,
+    invented_numbers,
+    is_echo,
+    kept_terms,
+    prompt_lines,
+    unsupported_sentences,
+    wrong_language_sentences,
+)
+from pipeline.llm.client import LLM, LLMError
+from pipeline.prompts import REVISE_NOTE, Prompt
+from pipeline.schema import (
+    Claim,
+    Draft,
+    DraftParagraph,
+    DraftSection,
+    DraftText,
+    Evidence,
+    Notes,
+    Outline,
+    Revision,
+)
+from pipeline.text import LANGUAGE_NAMES, has_cjk, numbers
+
+MAX_TOKENS = 900
+CLAIMS_PER_PARAGRAPH = 4
+Kind = Literal["title", "summary", "paragraph"]
+KIND_NAMES = {
+    "zh": {"title": "标题", "summary": "摘要句", "paragraph": "段落"},
+    "en": {"title": "title", "summary": "summary sentence", "paragraph": "paragraph"},
+}
+
+
+class TextReply(BaseModel):
+    text: str = Field(min_length=2, max_length=2000)
+
+    @field_validator("text")
+    @classmethod
+    def not_blank(cls, text: str) -> str:
+        if not text.strip():
+            raise ValueError("the text is empty")
+        return text.strip()
+
+
+@dataclass(frozen=True)
+class DraftPrompts:
+    write_paragraph: Prompt
+    translate_zh: Prompt
+    translate_en: Prompt
+
+    def all(self) -> list[Prompt]:
+        return [self.write_paragraph, self.translate_zh, self.translate_en]
+
+    def translate(self, target: str) -> Prompt:
+        return self.translate_zh if target == "zh" else self.translate_en
+
+
+def other(language: str) -> str:
+    return "en" if language == "zh" else "zh"
+
+
+def contains_term(text: str, term: str) -> bool:
+    return bool(term_pattern(term).search(text)) or term.lower() in text.lower()
+
+
+def plain(claims: list[Claim], language: str) -> str:
+    """The claims as they are: grounded by construction, if not elegant."""
+    ends = "。！？.!?"
+    statements = [c.statement.strip() for c in claims]
+    if language == "zh":
+        return "".join(s if s[-1] in ends else s + "。" for s in statements)
+    return " ".join(s if s[-1] in ends else s + "." for s in statements)
+
+
+def notes_listing(claims: list[Claim]) -> str:
+    lines = []
+    for n, claim in enumerate(claims, start=1):
+        extra = []
+        if claim.numbers:
+            extra.append(f"numbers: {', '.join(claim.numbers)}")
+        if claim.terms:
+            extra.append(f"terms: {', '.join(claim.terms)}")
+        lines.append(f"{n}. {claim.statement}" + (f" ({'; '.join(extra)})" if extra else ""))
+    return "\n".join(lines)
+
+
+def revise_note(findings: list[str]) -> str:
+    return REVISE_NOTE.format(findings="; ".join(dict.fromkeys(findings)))
+
+
+@dataclass
+class Writer:
+    """Writes and verifies paragraphs and headings, recording every revision."""
+
+    llm: LLM
+    prompts: DraftPrompts
+    evidence: Evidence
+    terms: list[str]
+    source_language: str
+    revisions: list[Revision] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.units = self.evidence.by_id()
+        self.echo_lines = prompt_lines(self.prompts.all())
+
+    # --- checks -------------------------------------------------------------------------
+
+    def paragraph_findings(self, text: str, claims: list[Claim], earlier: list[str]) -> list[str]:
+        source = self.cited_text(claims)
+        found = [f"number {n} is not in the cited passages" for n in invented_numbers(text, source)]
+        found += [f"unsupported: {s!r}" for s in unsupported_sentences(text, source)]
+        found += self.common_findings(text, self.source_language)
+        found += [
+            f"the term {t!r} is missing or misspelt"
+            for t in kept_terms(list(dict.fromkeys(t for c in claims for t in c.terms)))
+            if not contains_term(text, t)
+        ]
+        if duplicate_of(text, earlier) is not None:
+            found.append("repeats an earlier paragraph")
+        return found
+
+    def translation_findings(self, source: str, text: str, target: str) -> list[str]:
+        found = [f"number {n} is missing" for n in sorted(numbers(source) - numbers(text))]
+        found += [f"number {n} is not in the original" for n in invented_numbers(text, source)]
+        found += self.common_findings(text, target)
+        found += [
+            f"the term {t!r} is missing or misspelt"
+            for t in self.terms_in(source)
+            if not contains_term(text, t)
+        ]
+        return found
+
+    def common_findings(self, text: str, language: str) -> list[str]:
+        found = ["repeats the instructions"] if is_echo(text, self.echo_lines) else []
+        found += [
+            f"not in {LANGUAGE_NAMES[language]}: {s!r}"
+            for s in wrong_language_sentences(text, language, self.terms)
+        ]
+        return found
+
+    def cited_text(self, claims: list[Claim]) -> str:
+        ids = dict.fromkeys(u for c in claims for u in c.units)
+        return " ".join(self.units[u].text for u in ids if u in self.units)
+
+    def terms_in(self, text: str) -> list[str]:
+        """The names and identifiers of the vocabulary that `text` uses: a translation keeps
+        them as they are."""
+        return [t for t in kept_terms(self.terms) if term_pattern(t).search(text)]
+
+    # --- writing ------------------------------------------------------------------------
+
+    def attempt(
+        self, render: Callable[[str], object], check: Callable[[str], list[str]]
+    ) -> tuple[str | None, list[str], bool]:
+        """Up to two tries, the second told the first one's findings. Returns the last text
+        (None if the endpoint never gave one), the findings that caused a retry, and whether
+        the text passed."""
+        text, findings, revise = None, [], ""
+        for _ in range(2):
+            try:
+                text = self.llm.complete(render(revise), TextReply, MAX_TOKENS).text
+                problems = check(text)
+            except LLMError as err:
+                problems = [f"no valid reply: {err}"]
+            if text is not None and not problems:
+                return text, findings, True
+            findings = list(dict.fromkeys(findings + problems))
+            revise = revise_note(problems)
+        return text, findings, False
+
+    def paragraph(
+        self, claims: list[Claim], chapter: str, where: str, earlier: list[str]
+    ) -> DraftParagraph | None:
+        lang = self.source_language
+        citations = list(dict.fromkeys(u for c in claims for u in c.units))
+
+        def render(revise: str):
+            return self.prompts.write_paragraph.render(
+                chapter=chapter,
+                notes=notes_listing(claims),
+                language=LANGUAGE_NAMES[lang],
+                revise=revise,
+            )
+
+        text, findings, passed = self.attempt(
+            render, lambda t: self.paragraph_findings(t, claims, earlier)
+        )
+        if not passed:
+            text = plain(claims, lang)
+            if duplicate_of(text, earlier) is not None:
+                self.revisions.append(Revision(where=where, findings=findings, action="dropped"))
+                return None
+            self.revisions.append(
+                Revision(where=where, findings=findings, action="replaced by its claims")
+            )
+        elif findings:
+            self.revisions.append(Revision(where=where, findings=findings, action="redrafted"))
+        return DraftParagraph(text=text, citations=citations)
+
+    def translate(self, text: str, kind: Kind, target: str, where: str) -> str:
+        prompt = self.prompts.translate(target)
+
+        def render(revise: str):
+            terms = ", ".join(self.terms_in(text)) or "-"
+            return prompt.render(
+                kind=KIND_NAMES[target][kind], text=text, terms=terms, revise=revise
+            )
+
+        def check(result: str) -> list[str]:
+            if kind == "title":
+                return [] if has_cjk(result) == (target == "zh") else ["wrong language"]
+            return self.translation_findings(text, result, target)
+
+        result, findings, passed = self.attempt(render, check)
+        if not passed:  # the review shows these findings; the source text stands in if none
+            self.revisions.append(
+                Revision(where=where, findings=findings, action="kept with findings")
+            )
+            return result or text
+        if findings:
+            self.revisions.append(Revision(where=where, findings=findings, action="redrafted"))
+        return result
+
+
+def chunks(claims: list[Claim], size: int) -> list[list[Claim]]:
+    """Claims in paragraphs of up to `size`, balanced: 5 claims make 3 + 2, not 4 + 1."""
+    if not claims:
+        return []
+    count = -(-len(claims) // size)
+    per = -(-len(claims) // count)
+    return [claims[i : i + per] for i in range(0, len(claims), per)]
+
+
+def write_source(outline: Outline, notes: Notes, writer: Writer) -> DraftText:
+    lang = outline.language
+    sections = notes.by_id()
+    chapters: list[DraftSection] = []
+    earlier: list[str] = []
+    for chapter in outline.chapters:
+        paragraphs: list[DraftParagraph] = []
+        for section_id in chapter.sections:
+            for claims in chunks(sections[section_id].claims, CLAIMS_PER_PARAGRAPH):
+                where = f"{lang} §{len(chapters) + 1}¶{len(paragraphs) + 1}"
+                if paragraph := writer.paragraph(claims, chapter.title, where, earlier):
+                    paragraphs.append(paragraph)
+                    earlier.append(paragraph.text)
+        if paragraphs:
+            chapters.append(
+                DraftSection(role=chapter.role, title=chapter.title, paragraphs=paragraphs)
+            )
+    return DraftText(lang=lang, title=outline.title, summary=outline.summary, sections=chapters)
+
+
+def translate_text(draft: DraftText, writer: Writer) -> DraftText:
+    target = other(draft.lang)
+    sections = []
+    for s, section in enumerate(draft.sections, start=1):
+        paragraphs = [
+            DraftParagraph(
+                text=writer.translate(p.text, "paragraph", target, f"{target} §{s}¶{n}"),
+                citations=p.citations,
+            )
+            for n, p in enumerate(section.paragraphs, start=1)
+        ]
+        title = writer.translate(section.title, "title", target, f"{target} §{s} title")
+        sections.append(DraftSection(role=section.role, title=title, paragraphs=paragraphs))
+    return DraftText(
+        lang=target,
+        title=writer.translate(draft.title, "title", target, f"{target} title"),
+        summary=writer.translate(draft.summary, "summary", target, f"{target} summary")
+        if draft.summary
+        else "",
+        sections=sections,
+    )
+
+
+def write_drafts(
+    outline: Outline,
+    notes: Notes,
+    evidence: Evidence,
+    terms: list[str],
+    llm: LLM,
+    prompts: DraftPrompts,
+) -> Draft:
+    """Both languages with the same chapters, paragraphs and citations; the talk's own
+    language is written first, the other translated paragraph by paragraph."""
+    writer = Writer(llm, prompts, evidence, terms, outline.language)
+    first = write_source(outline, notes, writer)
+    second = translate_text(first, writer)
+    texts = {first.lang: first, second.lang: second}
+    return Draft(en=texts["en"], zh=texts["zh"], tags=outline.tags, revisions=writer.revisions)

@@ -1,0 +1,150 @@
+"""Checks that keep written text tied to what the talk said. Used while writing (notes and
+drafts are revised or dropped on a finding) and again by the review, so both judge alike.
+
+Support is lexical on purpose: a sentence's content words (English words, Chinese
+character pairs) found in the units it cites. It cannot see paraphrase by synonym, but it
+does see a sentence about something the cited units never mention, which is what small
+models produce when they drift.
+"""
+
+import re
+from functools import lru_cache
+
+from rapidfuzz import fuzz
+
+from pipeline.prompts import PLACEHOLDER, RETRY_NOTE, REVISE_NOTE, Prompt
+from pipeline.text import (
+    CHINESE_PROSE_SHARE,
+    CJK_CHARS,
+    CJK_RUN,
+    STOPWORDS,
+    TECHNICAL,
+    cjk_share,
+    has_cjk,
+    near_duplicate,
+    numbers,
+)
+
+# A sentence whose content words are less than this share in its cited units is unsupported.
+MIN_SUPPORT = 0.5
+STEM = 5  # words sharing their first five letters match: "batches", "batching"
+ECHO_MIN_CHARS = 20  # shorter fixed lines ("Article:") are too generic to flag
+ECHO_SIMILARITY = 90
+# A title is a slide fragment when it sits inside a longer line of a slide or of speech.
+FRAGMENT_MIN_WORDS = 3
+FRAGMENT_MIN_CJK = 6
+SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[A-Z0-9\"'({CJK_CHARS}])|(?<=[。！？；])")
+CLAUSE_END = re.compile(r"(?<=[.;:!?。；：！？])\s*")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
+# Chinese function characters: pairs made only of these carry no content.
+CJK_FUNCTION = set("的了是在和与及或也都就而这那个一些我们你他她它其中以为于对把被将会能要可有没不")
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in SENTENCE_END.split(text.strip()) if s.strip()]
+
+
+def content_tokens(text: str) -> list[str]:
+    """English content words (lowercased, no function words) and Chinese character pairs."""
+    words = [w.lower() for w in WORD.findall(text)]
+    tokens = [w for w in words if w not in STOPWORDS and len(w) > 1]
+    for run in CJK_RUN.findall(text):
+        pairs = [run[i : i + 2] for i in range(len(run) - 1)] or [run]
+        tokens += [p for p in pairs if not set(p) <= CJK_FUNCTION]
+    return tokens
+
+
+@lru_cache(maxsize=4096)
+def _source_index(source: str) -> tuple[frozenset[str], frozenset[str]]:
+    tokens = content_tokens(source)
+    return frozenset(tokens), frozenset(t[:STEM] for t in tokens if t.isascii())
+
+
+def support(sentence: str, source: str) -> float:
+    """Share of the sentence's content tokens that its source contains (1.0 when it has
+    none: "It works." claims nothing)."""
+    tokens = content_tokens(sentence)
+    if not tokens:
+        return 1.0
+    exact, stems = _source_index(source)
+    found = sum(
+        t in exact or (t.isascii() and len(t) >= STEM and t[:STEM] in stems) for t in tokens
+    )
+    return found / len(tokens)
+
+
+def unsupported_sentences(text: str, source: str, minimum: float = MIN_SUPPORT) -> list[str]:
+    return [s for s in split_sentences(text) if support(s, source) < minimum]
+
+
+def invented_numbers(text: str, source: str) -> list[str]:
+    """Numbers in `text` that `source` does not have (a rounded 3.1 for 3.14 counts)."""
+    return sorted(numbers(text) - numbers(source))
+
+
+def prompt_lines(prompts: list[Prompt], extra: tuple[str, ...] = ()) -> list[str]:
+    """The prompts' own wording, as lines and as clauses (a clause wraps across lines in
+    the prompt files): text that repeats one is an echo, not prose. The notes the code adds
+    on a retry count too."""
+    notes = (RETRY_NOTE, REVISE_NOTE)
+    pieces = [part for note in notes for part in re.split(r"\{\w+\}", note)]
+    for prompt in prompts:
+        text = PLACEHOLDER.sub(" ", prompt.system + "\n" + prompt.user)
+        pieces += text.splitlines()
+        pieces += CLAUSE_END.split(" ".join(text.split()))
+    pieces = [p.strip(" -") for p in [*pieces, *extra]]
+    return list(dict.fromkeys(p for p in pieces if len(p) >= ECHO_MIN_CHARS))
+
+
+def kept_terms(terms: list[str]) -> list[str]:
+    """Terms that stay in Latin letters in Chinese text: names and identifiers (KV cache,
+    PagedAttention, vLLM, A100), as the house style writes them. Ordinary-word terms
+    ("prefix caching") are translated like any other words."""
+    return [t for t in terms if TECHNICAL.search(t)]
+
+
+def is_echo(text: str, lines: list[str]) -> bool:
+    lowered = text.lower()
+    return any(fuzz.partial_ratio(line.lower(), lowered) >= ECHO_SIMILARITY for line in lines)
+
+
+def strip_terms(text: str, terms: list[str]) -> str:
+    for term in sorted(terms, key=len, reverse=True):
+        text = re.sub(re.escape(term), " ", text, flags=re.IGNORECASE)
+    return text
+
+
+def wrong_language_sentences(text: str, lang: str, terms: list[str] = ()) -> list[str]:
+    """English sentences in Chinese text or Chinese in English text; the glossary's terms
+    and short Latin names inside Chinese sentences are fine."""
+    wrong = []
+    for sentence in split_sentences(text):
+        if lang == "en" and has_cjk(sentence):
+            wrong.append(sentence)
+        elif lang == "zh":
+            rest = strip_terms(sentence, list(terms))
+            latin_words = len(WORD.findall(rest))
+            if latin_words >= 4 and cjk_share(rest) < CHINESE_PROSE_SHARE:
+                wrong.append(sentence)
+    return wrong
+
+
+def _normal(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def is_fragment(title: str, lines: list[str]) -> bool:
+    """A title copied out of the middle of a longer line ("... for every B32"): a cut
+    sentence reads as a heading that names nothing. A whole slide title is not a fragment."""
+    norm = _normal(title)
+    long_enough = len(norm.split()) >= FRAGMENT_MIN_WORDS or (
+        len(CJK_RUN.findall(norm)) and sum(map(len, CJK_RUN.findall(norm))) >= FRAGMENT_MIN_CJK
+    )
+    if not long_enough:
+        return False
+    return any(norm in line and norm != line for line in map(_normal, lines))
+
+
+def duplicate_of(text: str, earlier: list[str]) -> int | None:
+    """The index of an earlier paragraph that says the same thing."""
+    return next((i for i, other in enumerate(earlier) if near_duplicate(text, other)), None)

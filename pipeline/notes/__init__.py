@@ -1,0 +1,167 @@
+"""The notes stage (notes.json): the talk cut into its own sections, and each section's
+claims as structured data, checked in code against the units they cite.
+
+Small models copy passages and shift ids by one (see ../shared/design.md), so the model's
+claims are kept only when their numbers, terms and words are found in the units they cite.
+A number the model skipped is added back as the sentence that says it: the article's
+numbers come from the talk, never from the model's memory.
+"""
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from pipeline.evidence import term_pattern
+from pipeline.grounding import duplicate_of, invented_numbers, split_sentences, support
+from pipeline.llm.client import LLM, LLMError
+from pipeline.notes.options import NotesOptions
+from pipeline.notes.sections import split_sections
+from pipeline.prompts import Prompt
+from pipeline.schema import Claim, DroppedClaim, Evidence, EvidenceUnit, Notes, Section
+from pipeline.text import LANGUAGE_NAMES, NUMBER, numbers, writing_language
+
+MAX_TOKENS = 900
+MAX_STATEMENT_CHARS = 300
+# Without any claim from the model, a section still speaks through its first sentences.
+FALLBACK_CLAIMS = 3
+
+
+def reply_model(unit_ids: list[str], max_claims: int) -> type[BaseModel]:
+    unit_id = Literal[tuple(unit_ids)]  # type: ignore[valid-type]
+    claim = create_model(
+        "ClaimReply",
+        statement=(str, Field(min_length=8, max_length=MAX_STATEMENT_CHARS)),
+        units=(list[unit_id], Field(min_length=1, max_length=3)),
+        numbers=(list[str], Field(max_length=6)),
+        terms=(list[str], Field(max_length=6)),
+    )
+    return create_model(
+        "NotesReply", claims=(list[claim], Field(min_length=1, max_length=max_claims))
+    )
+
+
+def listing(units: list[EvidenceUnit]) -> str:
+    def label(unit: EvidenceUnit) -> str:
+        return f"slide {unit.slide}" if unit.kind == "slide" else unit.kind
+
+    return "\n".join(f"[{u.id}] ({label(u)}) {u.text.replace(chr(10), ' / ')}" for u in units)
+
+
+def mentions(text: str, term: str) -> bool:
+    return bool(term_pattern(term).search(text)) or term.lower() in text.lower()
+
+
+def problems(claim: Claim, units: dict[str, EvidenceUnit]) -> list[str]:
+    """Why a claim cannot be kept: a number or term its units do not have, or words they
+    do not support (a claim under a neighbour's id scores far below one under its own)."""
+    source = " ".join(units[u].text for u in claim.units)
+    found = []
+    for number in claim.numbers:
+        if not NUMBER.search(number):
+            continue
+        if missing := invented_numbers(number, source):
+            found.append(f"number {', '.join(missing)} is not in {', '.join(claim.units)}")
+    if missing := invented_numbers(claim.statement, source):
+        found.append(f"number {', '.join(missing)} is not in {', '.join(claim.units)}")
+    found += [
+        f"term {t!r} is not in {', '.join(claim.units)}"
+        for t in claim.terms
+        if not mentions(source, t)
+    ]
+    if (score := support(claim.statement, source)) < 0.5:
+        found.append(f"support {score:.2f} against {', '.join(claim.units)}")
+    return found
+
+
+def checked(
+    raw: list[Claim], units: dict[str, EvidenceUnit]
+) -> tuple[list[Claim], list[DroppedClaim]]:
+    kept: list[Claim] = []
+    dropped: list[DroppedClaim] = []
+    for claim in raw:
+        found = problems(claim, units)
+        if not found and duplicate_of(claim.statement, [k.statement for k in kept]) is not None:
+            found = ["repeats an earlier claim"]
+        if found:
+            dropped.append(DroppedClaim(statement=claim.statement, reason="; ".join(found)))
+        else:
+            kept.append(claim)
+    return kept, dropped
+
+
+def with_terms(claim: Claim, terms: list[str]) -> Claim:
+    """The deck's terms the claim names, spelled as the deck spells them."""
+    named = [t for t in terms if mentions(claim.statement, t)]
+    return claim.model_copy(update={"terms": list(dict.fromkeys([*named, *claim.terms]))})
+
+
+def sentence_claim(sentence: str, unit: EvidenceUnit) -> Claim:
+    text = sentence.strip()[:MAX_STATEMENT_CHARS]
+    return Claim(statement=text, units=[unit.id], numbers=sorted(numbers(text)))
+
+
+def backfill(claims: list[Claim], units: list[EvidenceUnit]) -> list[Claim]:
+    """Add the sentences carrying numbers no kept claim has; with no claims at all, the
+    section's first sentences."""
+    covered = set().union(*(numbers(c.statement) for c in claims)) if claims else set()
+    added = []
+    for unit in units:
+        for sentence in split_sentences(unit.text.replace("\n", ". ")):
+            new = numbers(sentence) - covered
+            if new and any(len(n) > 1 or unit.kind != "transcript" for n in new):
+                added.append(sentence_claim(sentence, unit))
+                covered |= new
+    if not claims and not added:
+        speech = [u for u in units if u.kind == "transcript"] or units
+        added = [
+            sentence_claim(s, u) for u in speech for s in split_sentences(u.text) if len(s) > 20
+        ][:FALLBACK_CLAIMS]
+    return claims + added
+
+
+def section_notes(
+    section: Section,
+    evidence_units: dict[str, EvidenceUnit],
+    terms: list[str],
+    language: str,
+    llm: LLM,
+    prompt: Prompt,
+    opts: NotesOptions,
+) -> tuple[Section, str | None]:
+    units = [evidence_units[i] for i in section.unit_ids]
+    rendered = prompt.render(
+        language=LANGUAGE_NAMES[language],
+        passages=listing(units),
+        max_claims=str(opts.max_claims),
+    )
+    warning = None
+    try:
+        reply = llm.complete(rendered, reply_model(section.unit_ids, opts.max_claims), MAX_TOKENS)
+        raw = [Claim(**c.model_dump()) for c in reply.claims]
+    except LLMError as err:
+        raw, warning = [], f"{section.id}: no claims from the LLM ({err}); kept its sentences"
+    kept, dropped = checked(raw, evidence_units)
+    claims = [with_terms(c, terms) for c in backfill(kept, units)]
+    return section.model_copy(update={"claims": claims, "dropped": dropped}), warning
+
+
+def build_notes(
+    evidence: Evidence,
+    terms: list[str],
+    llm: LLM,
+    prompt: Prompt,
+    opts: NotesOptions,
+    progress=None,
+) -> Notes:
+    """One LLM call per section, each bounded in tokens; `terms` is the deck's vocabulary."""
+    language = writing_language(evidence.language)
+    units = evidence.by_id()
+    sections, warnings = [], []
+    plan = split_sections(evidence, opts)
+    for done, section in enumerate(plan):
+        noted, warning = section_notes(section, units, terms, language, llm, prompt, opts)
+        sections.append(noted)
+        warnings += [warning] if warning else []
+        if progress:
+            progress(done + 1, len(plan))
+    return Notes(language=language, sections=sections, warnings=warnings)

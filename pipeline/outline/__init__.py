@@ -1,0 +1,177 @@
+"""The outline stage (outline.json): title, card summary, tags, and chapters as runs of the
+talk's sections, planned by the LLM over the notes (reduce after the notes' map).
+
+The model only says where chapters start, what they are called and which causal role
+they play; code keeps them in talk order, covering every section once. A role is kept only
+where the chapter's notes back it (no "results" without a number), and a title that is a
+slide fragment, a line of the prompt or in the wrong language is replaced.
+"""
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from pipeline.grounding import is_echo, is_fragment, prompt_lines, wrong_language_sentences
+from pipeline.llm.client import LLM
+from pipeline.prompts import Prompt
+from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Section, TalkMeta
+from pipeline.text import LANGUAGE_NAMES, estimate_tokens, has_cjk, numbers
+
+MAX_TOKENS = 700
+MAX_CHAPTERS = 8
+# The notes listing is cut to this, whatever the talk's length (a 60-minute talk has ~60
+# sections), so the prompt stays far inside the context window.
+LISTING_TOKENS = 2400
+ROLE_TITLES = {
+    "en": {
+        "problem": "The problem",
+        "cause": "Why existing approaches fall short",
+        "mechanism": "How it works",
+        "results": "Results",
+        "limits": "Limits",
+    },
+    "zh": {
+        "problem": "问题",
+        "cause": "现有方法为何不够",
+        "mechanism": "机制",
+        "results": "结果",
+        "limits": "局限",
+    },
+}
+
+
+def clip(text: str, tokens: int) -> str:
+    estimated = estimate_tokens(text)
+    if estimated <= tokens:
+        return text
+    return text[: max(int(len(text) * tokens / estimated), 1)].rstrip() + "…"
+
+
+def sections_listing(notes: Notes) -> str:
+    budget = max(LISTING_TOKENS // max(len(notes.sections), 1), 30)
+    lines = []
+    for section in notes.sections:
+        title = f"({section.title}) " if section.title else ""
+        claims = " | ".join(c.statement for c in section.claims) or "(no notes)"
+        lines.append(f"[{section.id}] {clip(title + claims, budget)}")
+    return "\n".join(lines)
+
+
+def reply_model(section_ids: list[str]) -> type[BaseModel]:
+    section_id = Literal[tuple(section_ids)]  # type: ignore[valid-type]
+    role = Literal[(*CAUSAL_ORDER, "none")]  # type: ignore[valid-type]
+    chapter = create_model(
+        "ChapterReply",
+        first_section=(section_id, ...),
+        title=(str, Field(min_length=2, max_length=80)),
+        role=(role, ...),
+    )
+    return create_model(
+        "OutlineReply",
+        title=(str, Field(min_length=2, max_length=120)),
+        summary=(str, Field(min_length=10, max_length=300)),
+        tags=(list[str], Field(min_length=1, max_length=3)),
+        chapters=(list[chapter], Field(min_length=1, max_length=MAX_CHAPTERS)),
+    )
+
+
+def in_language(text: str, language: str) -> bool:
+    return has_cjk(text) if language == "zh" else not wrong_language_sentences(text, "en")
+
+
+class TitleCheck:
+    """Whether a heading can stand: not a cut slide line, not the prompt, right language."""
+
+    def __init__(self, evidence: Evidence, prompt: Prompt, language: str) -> None:
+        self.lines = [line for u in evidence.units for line in u.text.splitlines()]
+        self.prompt_lines = prompt_lines([prompt])
+        self.language = language
+
+    def problems(self, title: str) -> list[str]:
+        found = []
+        if is_fragment(title, self.lines):
+            found.append("a fragment of a slide or sentence")
+        if is_echo(title, self.prompt_lines):
+            found.append("repeats the prompt")
+        if not in_language(title, self.language):
+            found.append(f"not in {LANGUAGE_NAMES[self.language]}")
+        return found
+
+
+def spans(starts: list[int], count: int) -> list[range]:
+    """Chapter k runs from its start to the next chapter's start."""
+    bounds = [*starts, count]
+    return [range(bounds[k], bounds[k + 1]) for k in range(len(starts))]
+
+
+def chapter_title(title: str, sections: list[Section], role, check: TitleCheck, n: int) -> str:
+    if not check.problems(title):
+        return title.strip()
+    for section in sections:  # a whole slide title is a heading the speaker chose
+        if section.title and not check.problems(section.title):
+            return section.title
+    if role:
+        return ROLE_TITLES[check.language][role]
+    return f"第 {n} 部分" if check.language == "zh" else f"Part {n}"
+
+
+def plan_chapters(reply, notes: Notes, check: TitleCheck) -> list[Chapter]:
+    index = {s.id: i for i, s in enumerate(notes.sections)}
+    by_start = {}
+    for chapter in sorted(reply.chapters, key=lambda c: index[c.first_section]):
+        by_start.setdefault(index[chapter.first_section], chapter)
+    starts = sorted(by_start)
+    if starts[0] != 0:  # the talk's opening belongs to the first chapter
+        by_start[0] = by_start.pop(starts[0])
+        starts[0] = 0
+    chapters: list[Chapter] = []
+    for k, run in enumerate(spans(starts, len(notes.sections)), start=1):
+        sections = [notes.sections[i] for i in run]
+        claims = [c for s in sections for c in s.claims]
+        if not claims and chapters:  # nothing to say: its sections join the chapter before
+            chapters[-1].sections.extend(s.id for s in sections)
+            continue
+        proposed = by_start[run.start]
+        role = None if proposed.role == "none" else proposed.role
+        if role == "results" and not any(numbers(c.statement) for c in claims):
+            role = None  # a "results" chapter without a single measured number
+        title = chapter_title(proposed.title, sections, role, check, k)
+        chapters.append(Chapter(title=title, role=role, sections=[s.id for s in sections]))
+    return chapters
+
+
+def build_outline(
+    notes: Notes, evidence: Evidence, meta: TalkMeta, llm: LLM, prompt: Prompt
+) -> Outline:
+    language = notes.language
+    ids = [s.id for s in notes.sections]
+    rendered = prompt.render(
+        title=meta.title or "",
+        sections=sections_listing(notes),
+        language=LANGUAGE_NAMES[language],
+        max_chapters=str(min(MAX_CHAPTERS, max(len(ids), 2))),
+    )
+    reply = llm.complete(rendered, reply_model(ids), MAX_TOKENS)
+    check = TitleCheck(evidence, prompt, language)
+    first_claim = next((c.statement for s in notes.sections for c in s.claims), "")
+    warnings = []
+    if meta.title and in_language(meta.title, language):
+        title = meta.title
+    elif not check.problems(reply.title):
+        title = reply.title.strip()
+    else:
+        title = meta.title or notes.sections[0].title or first_claim
+        warnings.append(f"outline: proposed title {reply.title!r} rejected")
+    summary = reply.summary.strip()
+    if is_echo(summary, check.prompt_lines) or not in_language(summary, language):
+        warnings.append(f"outline: proposed summary {summary!r} rejected")
+        summary = first_claim
+    tags = meta.tags or [t.strip().upper() for t in reply.tags if t.strip().isascii()][:3]
+    return Outline(
+        language=language,
+        title=title,
+        summary=summary,
+        tags=tags,
+        chapters=plan_chapters(reply, notes, check),
+        warnings=warnings,
+    )

@@ -1,0 +1,176 @@
+import json
+
+from pipeline.draft import DraftPrompts, write_drafts
+from pipeline.prompts import load_prompt
+from pipeline.schema import Chapter, Claim, Evidence, EvidenceUnit, Notes, Outline, Section
+from tests.llm_double import PromptReplies, scripted_llm
+
+EVIDENCE = Evidence(
+    units=[
+        EvidenceUnit(
+            id="t-00:00:00",
+            kind="transcript",
+            text="Reserving the maximum length for every request wastes 60 to 80 percent of "
+            "KV cache memory.",
+            start=0.0,
+        ),
+        EvidenceUnit(
+            id="t-00:00:06",
+            kind="transcript",
+            text="PagedAttention keeps the KV cache in blocks of 16 tokens, handed out on demand.",
+            start=6.0,
+        ),
+        EvidenceUnit(id="s-02", kind="slide", text="Blocks of 16 tokens", slide=2),
+    ]
+)
+WASTE = Claim(
+    statement="Reserving the maximum length wastes 60 to 80 percent of KV cache memory.",
+    units=["t-00:00:00"],
+    numbers=["60 to 80 percent"],
+    terms=["KV cache"],
+)
+BLOCKS = Claim(
+    statement="PagedAttention keeps the KV cache in blocks of 16 tokens.",
+    units=["t-00:00:06"],
+    numbers=["16 tokens"],
+    terms=["PagedAttention", "KV cache"],
+)
+GOOD = (
+    "Reserving the maximum length for each request wastes 60 to 80 percent of KV cache "
+    "memory. PagedAttention instead keeps the KV cache in blocks of 16 tokens."
+)
+ZH = (
+    "为每个请求预留最大长度会浪费 60 到 80% 的 KV cache 内存。"
+    "PagedAttention 把 KV cache 存进 16 个 token 的块中。"
+)
+TERMS = ["KV cache", "PagedAttention", "prefix caching"]
+
+
+def notes(*sections: list[Claim], language="en") -> Notes:
+    return Notes(
+        language=language,
+        sections=[
+            Section(id=f"sec-0{n}", unit_ids=["t-00:00:00", "t-00:00:06"], claims=claims)
+            for n, claims in enumerate(sections, start=1)
+        ],
+    )
+
+
+def outline(count: int, language="en") -> Outline:
+    sections = [f"sec-0{n}" for n in range(1, count + 1)]
+    return Outline(
+        language=language,
+        title="Paging the KV cache" if language == "en" else "分页的 KV cache",
+        summary="Memory waste leads to paging."
+        if language == "en"
+        else "从内存浪费出发，拆解分页。",
+        chapters=[
+            Chapter(
+                title="Paging" if language == "en" else "分页", role="mechanism", sections=sections
+            )
+        ],
+    )
+
+
+def text(value: str) -> str:
+    return json.dumps({"text": value})
+
+
+def draft_with(
+    paragraphs: list[str],
+    translations: list[str],
+    count=1,
+    language="en",
+    evidence=EVIDENCE,
+    claims=(WASTE, BLOCKS),
+):
+    prompts = DraftPrompts(
+        *(load_prompt(n) for n in ("write_paragraph", "translate_zh", "translate_en"))
+    )
+    translate = "translate_zh" if language == "en" else "translate_en"
+    replies = PromptReplies(
+        write_paragraph=[text(p) for p in paragraphs],
+        **{translate: [text(t) for t in translations]},
+    )
+    llm, endpoint = scripted_llm(replies)
+    sections = [list(claims)] + [[claims[-1]]] * (count - 1)
+    result = write_drafts(
+        outline(count, language), notes(*sections, language=language), evidence, TERMS, llm, prompts
+    )
+    return result, endpoint, replies
+
+
+def test_a_grounded_paragraph_cites_its_claims_units_and_is_translated():
+    draft, endpoint, _ = draft_with([GOOD], [ZH, "分页", "分页的 KV cache", "内存浪费导致分页。"])
+    [paragraph] = draft.en.sections[0].paragraphs
+    assert paragraph.text == GOOD and paragraph.citations == ["t-00:00:00", "t-00:00:06"]
+    assert draft.zh.sections[0].paragraphs[0].citations == paragraph.citations
+    assert (draft.zh.title, draft.zh.summary) == ("分页的 KV cache", "内存浪费导致分页。")
+    assert draft.revisions == []
+    assert "keep these terms" not in endpoint.user_messages()[1]  # asked in Chinese
+    assert "KV cache, PagedAttention" in endpoint.user_messages()[1]
+
+
+def seeded(fault: str, finding: str):
+    """A first paragraph with `fault` is redrafted; the retry is told `finding`."""
+    draft, endpoint, _ = draft_with([fault, GOOD], [ZH, "分页", "标题", "摘要句。"])
+    assert draft.en.sections[0].paragraphs[0].text == GOOD
+    [revision] = draft.revisions
+    assert revision.action == "redrafted" and any(finding in f for f in revision.findings)
+    assert "A previous version had these problems" in endpoint.requests[1]["messages"][0]["content"]
+
+
+def test_an_invented_number_is_redrafted():
+    seeded(GOOD.replace("60 to 80", "60 to 85"), "number 85 is not in the cited passages")
+
+
+def test_an_unsupported_sentence_is_redrafted():
+    seeded(GOOD + " This makes every chatbot twice as cheap to run for startups.", "unsupported")
+
+
+def test_an_echo_of_the_prompt_is_redrafted():
+    seeded(GOOD + " Use only the facts in the notes.", "repeats the instructions")
+
+
+def test_a_chinese_sentence_in_english_is_redrafted():
+    seeded(GOOD + " 块大小是 16 个 token。", "not in English")
+
+
+def test_a_misspelt_deck_term_is_redrafted():
+    seeded(GOOD.replace("PagedAttention", "paged attention"), "'PagedAttention'")
+
+
+def test_a_paragraph_failing_twice_is_replaced_by_its_claims():
+    bad = GOOD + " Startups save millions of dollars with it."
+    draft, _, _ = draft_with([bad, bad], [ZH, "分页", "标题", "摘要句。"])
+    assert draft.en.sections[0].paragraphs[0].text == f"{WASTE.statement} {BLOCKS.statement}"
+    assert draft.revisions[0].action == "replaced by its claims"
+
+
+def test_a_duplicate_paragraph_is_replaced_by_its_own_claims():
+    draft, _, _ = draft_with([GOOD, GOOD, GOOD], [ZH, "块。", "分页", "标题", "摘要句。"], count=2)
+    texts = [p.text for p in draft.en.sections[0].paragraphs]
+    assert texts == [GOOD, BLOCKS.statement]
+    assert "repeats an earlier paragraph" in draft.revisions[0].findings
+
+
+def test_a_translation_that_drops_a_kept_term_is_redone():
+    translated = ZH.replace("KV cache", "KV 缓存")
+    draft, _, _ = draft_with([GOOD], [translated, ZH, "分页", "标题", "摘要句。"])
+    assert draft.zh.sections[0].paragraphs[0].text == ZH
+    assert draft.revisions[0].where == "zh §1¶1"
+
+
+def test_a_chinese_talk_is_written_in_chinese_and_translated_into_english():
+    unit = EvidenceUnit(id="t-00:00:00", kind="transcript", text=ZH, start=0.0)
+    claim = Claim(statement=ZH, units=["t-00:00:00"], terms=["KV cache"])
+    draft, _, replies = draft_with(
+        [ZH],
+        [GOOD, "Paging", "Paging the KV cache", "Waste."],
+        language="zh",
+        evidence=Evidence(language="zh", units=[unit]),
+        claims=(claim,),
+    )
+    assert draft.zh.sections[0].paragraphs[0].text == ZH
+    assert draft.en.sections[0].paragraphs[0].text == GOOD
+    assert replies.asked[:2] == ["write_paragraph", "translate_en"]

@@ -1,0 +1,84 @@
+import json
+
+from pipeline.notes import build_notes
+from pipeline.notes.options import NotesOptions
+from pipeline.prompts import load_prompt
+from pipeline.schema import Evidence, EvidenceUnit
+from tests.llm_double import scripted_llm
+
+EVIDENCE = Evidence(
+    language="en",
+    units=[
+        EvidenceUnit(
+            id="t-00:00:00",
+            kind="transcript",
+            text="Reserving the maximum length wastes 60 to 80 percent of KV cache memory.",
+            start=0.0,
+            end=6.0,
+            slide=1,
+        ),
+        EvidenceUnit(
+            id="t-00:00:06",
+            kind="transcript",
+            text="PagedAttention keeps the cache in blocks of 16 tokens. It brings 2.2 times "
+            "the throughput.",
+            start=6.0,
+            end=12.0,
+            slide=1,
+        ),
+    ],
+)
+
+
+def claim(statement: str, units: list[str], numbers=(), terms=()) -> dict:
+    return {"statement": statement, "units": units, "numbers": list(numbers), "terms": list(terms)}
+
+
+def notes_with(*claims: dict):
+    llm, endpoint = scripted_llm([json.dumps({"claims": list(claims)})])
+    notes = build_notes(
+        EVIDENCE, ["PagedAttention", "KV cache"], llm, load_prompt("notes"), NotesOptions()
+    )
+    return notes, endpoint
+
+
+def test_grounded_claims_are_kept_with_the_decks_terms():
+    notes, endpoint = notes_with(
+        claim(
+            "Reserving the maximum length wastes 60 to 80 percent.",
+            ["t-00:00:00"],
+            ["60 to 80 percent"],
+        )
+    )
+    [section] = notes.sections
+    assert section.unit_ids == ["t-00:00:00", "t-00:00:06"]
+    first = section.claims[0]
+    assert first.units == ["t-00:00:00"] and first.terms == []
+    assert "[t-00:00:06] (transcript) PagedAttention keeps" in endpoint.user_messages()[0]
+
+
+def test_invented_numbers_shifted_ids_and_unknown_terms_are_dropped():
+    notes, _ = notes_with(
+        claim("Reserving the maximum length wastes 90 percent.", ["t-00:00:00"], ["90 percent"]),
+        claim("PagedAttention keeps the cache in blocks of 16 tokens.", ["t-00:00:00"]),
+        claim("Memory is wasted by reserving the maximum.", ["t-00:00:00"], terms=["vLLM"]),
+    )
+    reasons = [d.reason for d in notes.sections[0].dropped]
+    assert "number 90 is not in t-00:00:00" in reasons[0]
+    assert "support" in reasons[1]  # under its neighbour's id
+    assert "term 'vLLM'" in reasons[2]
+
+
+def test_numbers_the_model_skipped_come_back_as_the_sentences_that_say_them():
+    notes, _ = notes_with(claim("PagedAttention keeps the cache in blocks.", ["t-00:00:06"]))
+    statements = [c.statement for c in notes.sections[0].claims]
+    assert "It brings 2.2 times the throughput." in statements
+    assert any("60 to 80 percent" in s for s in statements)
+    added = next(c for c in notes.sections[0].claims if "2.2" in c.statement)
+    assert added.units == ["t-00:00:06"] and added.numbers == ["2.2"]
+
+
+def test_an_llm_that_never_answers_leaves_the_sections_sentences_and_a_warning():
+    llm, _ = scripted_llm(["garbage"] * 3)
+    notes = build_notes(EVIDENCE, [], llm, load_prompt("notes"), NotesOptions())
+    assert notes.sections[0].claims and "no claims from the LLM" in notes.warnings[0]

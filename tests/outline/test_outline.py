@@ -1,0 +1,102 @@
+import json
+
+from pipeline.outline import build_outline
+from pipeline.prompts import load_prompt
+from pipeline.schema import Claim, Evidence, EvidenceUnit, Notes, Section, TalkMeta
+from tests.llm_double import scripted_llm
+
+EVIDENCE = Evidence(
+    units=[
+        EvidenceUnit(
+            id="s-01",
+            kind="slide",
+            text="Why memory is wasted\nReserving the maximum "
+            "length wastes 60 to 80 percent of memory",
+            slide=1,
+        ),
+        EvidenceUnit(id="s-02", kind="slide", text="Paging", slide=2),
+        EvidenceUnit(id="s-03", kind="slide", text="What is next", slide=3),
+    ]
+)
+
+
+def section(n: int, title: str, *statements: str) -> Section:
+    claims = [Claim(statement=s, units=[f"s-0{n}"]) for s in statements]
+    return Section(id=f"sec-0{n}", title=title, unit_ids=[f"s-0{n}"], claims=claims)
+
+
+NOTES = Notes(
+    language="en",
+    sections=[
+        section(1, "Why memory is wasted", "Reserving the maximum length wastes 60 to 80 percent."),
+        section(2, "Paging", "The cache is kept in blocks."),
+        section(3, "What is next", "Sharing prefixes is future work."),
+    ],
+)
+
+
+def chapter(first: str, title: str, role: str) -> dict:
+    return {"first_section": first, "title": title, "role": role}
+
+
+def outline_with(*chapters: dict, title="Paging the KV cache", summary=None, meta=None):
+    reply = {
+        "title": title,
+        "summary": summary or "From wasted memory to paged blocks: how the cache is kept.",
+        "tags": ["kv cache", "Serving"],
+        "chapters": list(chapters),
+    }
+    llm, endpoint = scripted_llm([json.dumps(reply)])
+    outline = build_outline(NOTES, EVIDENCE, meta or TalkMeta(), llm, load_prompt("outline"))
+    return outline, endpoint
+
+
+def test_chapters_run_in_talk_order_and_cover_every_section_once():
+    outline, endpoint = outline_with(
+        chapter("sec-02", "How paging works", "mechanism"),
+        chapter("sec-01", "Where memory goes", "problem"),
+    )
+    assert [c.sections for c in outline.chapters] == [["sec-01"], ["sec-02", "sec-03"]]
+    assert [c.role for c in outline.chapters] == ["problem", "mechanism"]
+    assert outline.tags == ["KV CACHE", "SERVING"]
+    assert "[sec-01] (Why memory is wasted) Reserving" in endpoint.user_messages()[0]
+
+
+def test_the_opening_belongs_to_the_first_chapter_and_roles_are_not_forced():
+    outline, _ = outline_with(chapter("sec-02", "How paging works", "mechanism"))
+    assert outline.chapters[0].sections == ["sec-01", "sec-02", "sec-03"]
+    outline, _ = outline_with(
+        chapter("sec-01", "Where memory goes", "problem"),
+        chapter("sec-02", "How paging works", "results"),  # no number: not results
+    )
+    assert [c.role for c in outline.chapters] == ["problem", None]
+
+
+def test_a_slide_fragment_or_an_echoed_title_is_replaced():
+    outline, _ = outline_with(
+        chapter("sec-01", "wastes 60 to 80 percent of memory", "problem"),
+        chapter("sec-02", "Use a role only where it fits", "mechanism"),
+        chapter("sec-03", "wastes 60 to 80 percent", "none"),
+    )
+    assert [c.title for c in outline.chapters] == ["Why memory is wasted", "Paging", "What is next"]
+
+
+def test_talk_yaml_title_wins_and_a_chinese_talk_needs_chinese_headings():
+    outline, _ = outline_with(chapter("sec-01", "Memory", "problem"), meta=TalkMeta(title="Given"))
+    assert outline.title == "Given"
+    zh_notes = NOTES.model_copy(update={"language": "zh"})
+    llm, _ = scripted_llm(
+        [
+            json.dumps(
+                {
+                    "title": "分页",
+                    "summary": "从内存浪费出发，拆解分页。",
+                    "tags": ["KV CACHE"],
+                    "chapters": [chapter("sec-01", "English title here", "problem")],
+                }
+            )
+        ]
+    )
+    outline = build_outline(zh_notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"))
+    assert outline.title == "分页"
+    assert outline.chapters[0].title == "问题"  # its slide title is English too: the role's name

@@ -1,0 +1,62 @@
+from pipeline.grounding import (
+    invented_numbers,
+    is_echo,
+    is_fragment,
+    kept_terms,
+    prompt_lines,
+    support,
+    unsupported_sentences,
+    wrong_language_sentences,
+)
+from pipeline.prompts import REVISE_NOTE, load_prompt
+
+UNIT = (
+    "PagedAttention stores the KV cache in fixed-size blocks of 16 tokens, allocated only "
+    "when a sequence needs them. Waste drops to under 4 percent."
+)
+
+
+def test_a_paraphrase_is_supported_and_an_added_benefit_is_not():
+    assert support("The KV cache is stored in blocks of 16 tokens.", UNIT) >= 0.5
+    added = "This lets AI systems answer complex queries faster for every user."
+    assert unsupported_sentences(f"Blocks hold 16 tokens. {added}", UNIT) == [added]
+
+
+def test_support_in_chinese_uses_character_pairs():
+    source = "预填充阶段是计算密集型的，解码阶段是访存密集型的。"
+    assert support("解码阶段受访存限制，而预填充阶段是计算密集型。", source) >= 0.5
+    assert support("推荐系统可以用于文本分类。", source) < 0.5
+
+
+def test_an_invented_or_rounded_number_is_found():
+    assert invented_numbers("Waste drops below 4 percent in 16-token blocks.", UNIT) == []
+    assert invented_numbers("Waste drops to 3.5 percent.", UNIT) == ["3.5"]
+
+
+def test_prompt_lines_and_the_revise_note_are_echoes():
+    lines = prompt_lines([load_prompt("write_paragraph")])
+    assert is_echo("Use only the facts in the notes: add no benefits, consequences", lines)
+    assert is_echo(REVISE_NOTE.format(findings="x") + " Blocks hold 16 tokens.", lines)
+    assert not is_echo("Blocks hold 16 tokens each, so memory is handed out in pieces.", lines)
+
+
+def test_sentences_in_the_wrong_language():
+    english = "Blocks hold 16 tokens. 块大小是 16 个 token。"
+    assert wrong_language_sentences(english, "en") == ["块大小是 16 个 token。"]
+    chinese = "KV cache 被切分成块。The cache is split into blocks of sixteen tokens each."
+    wrong = wrong_language_sentences(chinese, "zh", ["KV cache"])
+    assert wrong == ["The cache is split into blocks of sixteen tokens each."]
+    assert wrong_language_sentences("PagedAttention 把 KV cache 存进固定大小的块。", "zh") == []
+
+
+def test_a_title_cut_out_of_a_longer_line_is_a_fragment():
+    lines = ["A 13B model needs about 800 KB of KV cache for every B32 token"]
+    assert is_fragment("KV cache for every B32", lines)
+    assert not is_fragment("A 13B model needs about 800 KB of KV cache for every B32 token", lines)
+    assert not is_fragment("KV cache", lines)  # a term is not a fragment
+    assert not is_fragment("Why reserving memory wastes it", lines)
+
+
+def test_names_and_identifiers_stay_in_latin_letters_ordinary_terms_are_translated():
+    terms = ["KV cache", "PagedAttention", "vLLM", "A100", "prefix caching", "static batching"]
+    assert kept_terms(terms) == ["KV cache", "PagedAttention", "vLLM", "A100"]
