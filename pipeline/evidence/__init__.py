@@ -85,15 +85,20 @@ def speech_units(
         chunk_size=opts.max_tokens,
         chunk_overlap=0,
         length_function=estimate_tokens,
-        add_start_index=True,
     )
     units, seen = [], set()
     for group in passages(transcript, timeline, opts.max_pause_s):
         spoken = SpokenText(group, transcript.language)
-        for chunk in splitter.create_documents([spoken.text]):
-            first = chunk.metadata["start_index"]
+        cursor = 0
+        for text in splitter.split_text(spoken.text):
+            # Found from where the previous chunk ended: the splitter's own start index can
+            # land on an earlier copy of the same characters (seen on unpunctuated Chinese
+            # subtitles), which gave a unit a time minutes too early.
+            found = spoken.text.find(text, cursor)
+            first = found if found >= 0 else cursor
+            cursor = first + len(text)
             start = spoken.time_at(first)
-            end = max(spoken.time_at(first + len(chunk.page_content)), start)
+            end = max(spoken.time_at(cursor), start)
             uid, suffix = speech_id(start), 2
             while uid in seen:  # two units starting within the same second
                 uid, suffix = f"{speech_id(start)}-{suffix}", suffix + 1
@@ -102,7 +107,7 @@ def speech_units(
                 EvidenceUnit(
                     id=uid,
                     kind="transcript",
-                    text=chunk.page_content,
+                    text=text,
                     start=start,
                     end=end,
                     slide=timeline.slide_for(start, end) if timeline else None,

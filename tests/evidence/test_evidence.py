@@ -7,7 +7,8 @@ from pipeline.schema import Deck, Segment, Slide, Timeline, TimelineSpan, Transc
 from pipeline.text import estimate_tokens
 from pipeline.timeline import build_timeline
 from pipeline.timeline.options import TimelineOptions
-from tests.helpers import EXAMPLE, talk_with, truth_transcript
+from pipeline.transcript.subtitles import read_subtitles
+from tests.helpers import EXAMPLE, SHARED, talk_with, truth_transcript
 
 
 def transcript(*segments: tuple[float, float, str], language: str = "en") -> Transcript:
@@ -137,3 +138,12 @@ def test_example_evidence_is_identical_across_two_full_runs(tmp_path):
     assert [u.id for u in runs[0].units] == [u.id for u in runs[1].units]
     assert runs[0].model_dump(exclude={"provenance"}) == runs[1].model_dump(exclude={"provenance"})
     assert {u.slide for u in runs[0].units if u.kind == "transcript"} == set(range(1, 7))
+
+
+def test_units_of_unpunctuated_chinese_subtitles_keep_their_times():
+    # A real lecture's subtitles, without punctuation (read from ../shared: its licence is
+    # not stated). The splitter's own start index put two units minutes too early.
+    transcript = read_subtitles(SHARED / "fixtures/real/zh-inference-frameworks.srt", "zh")
+    units = build_evidence(transcript, None, None, [], EvidenceOptions()).units
+    starts = [u.start for u in units]
+    assert starts == sorted(starts)
