@@ -104,6 +104,9 @@ def kept_terms(terms: list[str]) -> list[str]:
 
 
 def is_echo(text: str, lines: list[str]) -> bool:
+    """Short text ("How it works") matches some part of a prompt line by chance."""
+    if len(text.strip()) < ECHO_MIN_CHARS:
+        return False
     lowered = text.lower()
     return any(fuzz.partial_ratio(line.lower(), lowered) >= ECHO_SIMILARITY for line in lines)
 

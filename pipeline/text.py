@@ -93,7 +93,7 @@ STOPWORDS = frozenset(
 )
 
 
-LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}
+LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese (简体中文)"}
 
 
 def writing_language(language: str) -> str:

@@ -3,22 +3,35 @@ import pytest
 from pipeline.prompts import PromptError, load_prompt
 
 
-@pytest.mark.parametrize("prompt_id", ["outline", "draft_section", "translate"])
+SHIPPED = ["notes", "outline", "write_paragraph", "translate_zh", "translate_en"]
+
+
+def test_every_shipped_prompt_is_tested():
+    from importlib.resources import files
+
+    assert sorted(
+        p.name[:-5] for p in files("prompts").iterdir() if p.name.endswith(".yaml")
+    ) == sorted(SHIPPED)
+
+
+@pytest.mark.parametrize("prompt_id", SHIPPED)
 def test_shipped_prompts_load_with_a_hash(prompt_id):
     prompt = load_prompt(prompt_id)
     assert len(prompt.sha256) == 64 and prompt.variables()
 
 
 def test_missing_and_unexpected_variables_are_errors():
-    prompt = load_prompt("translate")
+    prompt = load_prompt("translate_zh")
     with pytest.raises(PromptError, match="missing"):
         prompt.render(kind="段落")
     with pytest.raises(PromptError, match="unexpected"):
-        prompt.render(kind="段落", text="x", extra="y")
+        prompt.render(kind="段落", text="x", terms="-", revise="", extra="y")
 
 
 def test_render_fills_every_placeholder():
-    rendered = load_prompt("translate").render(kind="标题", text="KV cache paging")
+    rendered = load_prompt("translate_zh").render(
+        kind="标题", text="KV cache paging", terms="KV cache", revise=""
+    )
     assert "{{" not in rendered.system + rendered.user
     assert "KV cache paging" in rendered.user
     assert [m["role"] for m in rendered.messages()] == ["system", "user"]

@@ -3,8 +3,10 @@ talk's language, verified in code, revised once, and translated into the other l
 
 Verify and revise: a paragraph with a number its cited units do not have, a sentence they
 do not support, a line of the prompt, a sentence in the wrong language, a deck term
-misspelt or a repeat of an earlier paragraph is redrafted once with those findings; if it
-fails again it is replaced by its claims as they are, so fabricated text is never kept.
+misspelt, a number of its notes left out or a repeat of an earlier paragraph is redrafted
+once with those findings. If it fails again, its failing sentences are cut when what is
+left passes every check; otherwise it is replaced by its claims as they are. Fabricated
+text is never kept.
 Every revision is recorded. A paragraph cites the units of its claims, not its chapter's.
 """
 
@@ -21,6 +23,7 @@ from pipeline.grounding import (
     is_echo,
     kept_terms,
     prompt_lines,
+    split_sentences,
     unsupported_sentences,
     wrong_language_sentences,
 )
@@ -90,15 +93,8 @@ def plain(claims: list[Claim], language: str) -> str:
 
 
 def notes_listing(claims: list[Claim]) -> str:
-    lines = []
-    for n, claim in enumerate(claims, start=1):
-        extra = []
-        if claim.numbers:
-            extra.append(f"numbers: {', '.join(claim.numbers)}")
-        if claim.terms:
-            extra.append(f"terms: {', '.join(claim.terms)}")
-        lines.append(f"{n}. {claim.statement}" + (f" ({'; '.join(extra)})" if extra else ""))
-    return "\n".join(lines)
+    # Statements only: given "(numbers: 100)" beside a note, the model copies it into prose.
+    return "\n".join(f"{n}. {claim.statement}" for n, claim in enumerate(claims, start=1))
 
 
 def revise_note(findings: list[str]) -> str:
@@ -124,9 +120,9 @@ class Writer:
 
     def paragraph_findings(self, text: str, claims: list[Claim], earlier: list[str]) -> list[str]:
         source = self.cited_text(claims)
-        found = [f"number {n} is not in the cited passages" for n in invented_numbers(text, source)]
-        found += [f"unsupported: {s!r}" for s in unsupported_sentences(text, source)]
-        found += self.common_findings(text, self.source_language)
+        found = self.sentence_findings(text, source)
+        noted = set().union(*(numbers(c.statement) for c in claims))
+        found += [f"the number {n} of the notes is missing" for n in sorted(noted - numbers(text))]
         found += [
             f"the term {t!r} is missing or misspelt"
             for t in kept_terms(list(dict.fromkeys(t for c in claims for t in c.terms)))
@@ -135,6 +131,23 @@ class Writer:
         if duplicate_of(text, earlier) is not None:
             found.append("repeats an earlier paragraph")
         return found
+
+    def sentence_findings(self, text: str, source: str) -> list[str]:
+        """What is wrong sentence by sentence: invented numbers, unsupported words, an
+        echo of the prompt, the wrong language."""
+        found = [f"number {n} is not in the cited passages" for n in invented_numbers(text, source)]
+        found += [f"unsupported: {s!r}" for s in unsupported_sentences(text, source)]
+        return found + self.common_findings(text, self.source_language)
+
+    def pruned(self, text: str, claims: list[Claim], earlier: list[str]) -> str | None:
+        """The text without its failing sentences, if what is left passes every check."""
+        source = self.cited_text(claims)
+        kept = [s for s in split_sentences(text) if not self.sentence_findings(s, source)]
+        joiner = "" if self.source_language == "zh" else " "
+        rest = joiner.join(kept)
+        if kept and not self.paragraph_findings(rest, claims, earlier):
+            return rest
+        return None
 
     def translation_findings(self, source: str, text: str, target: str) -> list[str]:
         found = [f"number {n} is missing" for n in sorted(numbers(source) - numbers(text))]
@@ -202,6 +215,9 @@ class Writer:
         text, findings, passed = self.attempt(
             render, lambda t: self.paragraph_findings(t, claims, earlier)
         )
+        if not passed and text is not None and (rest := self.pruned(text, claims, earlier)):
+            self.revisions.append(Revision(where=where, findings=findings, action="pruned"))
+            return DraftParagraph(text=rest, citations=citations)
         if not passed:
             text = plain(claims, lang)
             if duplicate_of(text, earlier) is not None:

@@ -22,6 +22,7 @@ from pipeline.text import LANGUAGE_NAMES, NUMBER, numbers, writing_language
 
 MAX_TOKENS = 900
 MAX_STATEMENT_CHARS = 300
+MAX_BACKFILL_CHARS = 100
 # Without any claim from the model, a section still speaks through its first sentences.
 FALLBACK_CLAIMS = 3
 
@@ -95,8 +96,14 @@ def with_terms(claim: Claim, terms: list[str]) -> Claim:
     return claim.model_copy(update={"terms": list(dict.fromkeys([*named, *claim.terms]))})
 
 
-def sentence_claim(sentence: str, unit: EvidenceUnit) -> Claim:
-    text = sentence.strip()[:MAX_STATEMENT_CHARS]
+def sentence_claim(sentence: str, unit: EvidenceUnit, number: str | None = None) -> Claim:
+    """A sentence of the unit as a claim. Unpunctuated subtitles have no sentences: a long
+    run is cut to a window around the number it is kept for."""
+    text = sentence.strip()
+    if len(text) > MAX_BACKFILL_CHARS:
+        at = text.find(number) if number else 0
+        start = max(at - MAX_BACKFILL_CHARS // 2, 0)
+        text = text[start : start + MAX_BACKFILL_CHARS]
     return Claim(statement=text, units=[unit.id], numbers=sorted(numbers(text)))
 
 
@@ -109,8 +116,9 @@ def backfill(claims: list[Claim], units: list[EvidenceUnit]) -> list[Claim]:
         for sentence in split_sentences(unit.text.replace("\n", ". ")):
             new = numbers(sentence) - covered
             if new and any(len(n) > 1 or unit.kind != "transcript" for n in new):
-                added.append(sentence_claim(sentence, unit))
-                covered |= new
+                claim = sentence_claim(sentence, unit, max(new, key=len))
+                added.append(claim)
+                covered |= new & numbers(claim.statement) or new
     if not claims and not added:
         speech = [u for u in units if u.kind == "transcript"] or units
         added = [

@@ -50,7 +50,9 @@ class Revision(Contract):
 
     where: str = Field(description="e.g. 'en §2¶1' or 'zh title'")
     findings: list[str]
-    action: Literal["redrafted", "replaced by its claims", "dropped", "kept with findings"]
+    action: Literal[
+        "redrafted", "pruned", "replaced by its claims", "dropped", "kept with findings"
+    ]
 
 
 class Draft(StageOutput):

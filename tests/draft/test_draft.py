@@ -140,18 +140,30 @@ def test_a_misspelt_deck_term_is_redrafted():
     seeded(GOOD.replace("PagedAttention", "paged attention"), "'PagedAttention'")
 
 
-def test_a_paragraph_failing_twice_is_replaced_by_its_claims():
+def test_a_paragraph_failing_twice_loses_its_failing_sentences():
     bad = GOOD + " Startups save millions of dollars with it."
+    draft, _, _ = draft_with([bad, bad], [ZH, "分页", "标题", "摘要句。"])
+    assert draft.en.sections[0].paragraphs[0].text == GOOD
+    assert draft.revisions[0].action == "pruned"
+
+
+def test_a_paragraph_with_nothing_left_to_keep_is_replaced_by_its_claims():
+    bad = "Startups save millions of dollars with it, every single year."
     draft, _, _ = draft_with([bad, bad], [ZH, "分页", "标题", "摘要句。"])
     assert draft.en.sections[0].paragraphs[0].text == f"{WASTE.statement} {BLOCKS.statement}"
     assert draft.revisions[0].action == "replaced by its claims"
 
 
-def test_a_duplicate_paragraph_is_replaced_by_its_own_claims():
+def test_a_duplicate_paragraph_keeps_only_what_its_own_claims_support():
     draft, _, _ = draft_with([GOOD, GOOD, GOOD], [ZH, "块。", "分页", "标题", "摘要句。"], count=2)
     texts = [p.text for p in draft.en.sections[0].paragraphs]
-    assert texts == [GOOD, BLOCKS.statement]
+    # The second section's claims say nothing of the 60 to 80 percent: that sentence goes.
+    assert texts == [GOOD, "PagedAttention instead keeps the KV cache in blocks of 16 tokens."]
     assert "repeats an earlier paragraph" in draft.revisions[0].findings
+
+
+def test_a_number_of_the_notes_left_out_is_redrafted():
+    seeded(GOOD.replace(" of 16 tokens", ""), "the number 16 of the notes is missing")
 
 
 def test_a_translation_that_drops_a_kept_term_is_redone():
