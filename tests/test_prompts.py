@@ -2,7 +2,6 @@ import pytest
 
 from pipeline.prompts import PromptError, load_prompt
 
-
 SHIPPED = ["notes", "outline", "write_paragraph", "translate_zh", "translate_en"]
 
 
