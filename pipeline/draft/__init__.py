@@ -140,14 +140,24 @@ class Writer:
         return found + self.common_findings(text, self.source_language)
 
     def pruned(self, text: str, claims: list[Claim], earlier: list[str]) -> str | None:
-        """The text without its failing sentences, if what is left passes every check."""
+        """The text without its failing sentences, and with the claims whose numbers or
+        names it then lacks added as they are, if that passes every check."""
         source = self.cited_text(claims)
         kept = [s for s in split_sentences(text) if not self.sentence_findings(s, source)]
+        if not kept:
+            return None
         joiner = "" if self.source_language == "zh" else " "
         rest = joiner.join(kept)
-        if kept and not self.paragraph_findings(rest, claims, earlier):
-            return rest
-        return None
+        lacking = [c for c in claims if not self.carries(rest, c)]
+        if lacking:
+            rest = joiner.join([rest, plain(lacking, self.source_language)])
+        return None if self.paragraph_findings(rest, claims, earlier) else rest
+
+    @staticmethod
+    def carries(text: str, claim: Claim) -> bool:
+        """Whether `text` has the claim's numbers and names (what a reader would miss)."""
+        has_numbers = numbers(claim.statement) <= numbers(text)
+        return has_numbers and all(contains_term(text, t) for t in kept_terms(claim.terms))
 
     def translation_findings(self, source: str, text: str, target: str) -> list[str]:
         found = [f"number {n} is missing" for n in sorted(numbers(source) - numbers(text))]

@@ -7,12 +7,20 @@ A number the model skipped is added back as the sentence that says it: the artic
 numbers come from the talk, never from the model's memory.
 """
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
 from pipeline.evidence import term_pattern
-from pipeline.grounding import duplicate_of, invented_numbers, split_sentences, support
+from pipeline.grounding import (
+    MIN_SUPPORT,
+    content_tokens,
+    duplicate_of,
+    invented_numbers,
+    split_sentences,
+    support,
+)
 from pipeline.llm.client import LLM, LLMError
 from pipeline.notes.options import NotesOptions
 from pipeline.notes.sections import split_sections
@@ -23,6 +31,12 @@ from pipeline.text import LANGUAGE_NAMES, NUMBER, numbers, writing_language
 MAX_TOKENS = 900
 MAX_STATEMENT_CHARS = 300
 MAX_BACKFILL_CHARS = 100
+# A claim needs this many content words (Chinese: character pairs): "Technique2:" or a bare
+# link copied off a slide states nothing.
+MIN_CONTENT_TOKENS = 3
+URL = re.compile(r"https?://\S+")
+QUANTITY = re.compile(r"(?<![A-Za-z\d.])\d+(?:[.,]\d+)*(?![A-Za-z\d]|[.,]\d)")
+TIMES = re.compile(r"(?<=\d)[x×](?![A-Za-z])")  # "2.2x" is a quantity, "x86" is a name
 # Without any claim from the model, a section still speaks through its first sentences.
 FALLBACK_CLAIMS = 3
 
@@ -69,8 +83,10 @@ def problems(claim: Claim, units: dict[str, EvidenceUnit]) -> list[str]:
         for t in claim.terms
         if not mentions(source, t)
     ]
-    if (score := support(claim.statement, source)) < 0.5:
+    if (score := support(claim.statement, source)) < MIN_SUPPORT:
         found.append(f"support {score:.2f} against {', '.join(claim.units)}")
+    if len(content_tokens(URL.sub(" ", claim.statement))) < MIN_CONTENT_TOKENS:
+        found.append("too short to state a fact")
     return found
 
 
@@ -107,18 +123,25 @@ def sentence_claim(sentence: str, unit: EvidenceUnit, number: str | None = None)
     return Claim(statement=text, units=[unit.id], numbers=sorted(numbers(text)))
 
 
+def quantities(text: str) -> set[str]:
+    """Numbers that stand alone as quantities ("0.8 seconds", "60 to 80"), not parts of
+    names, versions or links ("A100", "Technique2", "2403.06988v1")."""
+    return set(QUANTITY.findall(TIMES.sub(" ", URL.sub(" ", text))))
+
+
 def backfill(claims: list[Claim], units: list[EvidenceUnit]) -> list[Claim]:
-    """Add the sentences carrying numbers no kept claim has; with no claims at all, the
-    section's first sentences."""
+    """Add the sentences carrying quantities no kept claim has (what was said first, then
+    what was shown); with no claims at all, the section's first sentences."""
     covered = set().union(*(numbers(c.statement) for c in claims)) if claims else set()
     added = []
-    for unit in units:
+    ordered = sorted(units, key=lambda u: u.kind != "transcript")
+    for unit in ordered:
         for sentence in split_sentences(unit.text.replace("\n", ". ")):
-            new = numbers(sentence) - covered
-            if new and any(len(n) > 1 or unit.kind != "transcript" for n in new):
+            new = quantities(sentence) - covered
+            if new and len(content_tokens(sentence)) >= MIN_CONTENT_TOKENS:
                 claim = sentence_claim(sentence, unit, max(new, key=len))
                 added.append(claim)
-                covered |= new & numbers(claim.statement) or new
+                covered |= numbers(claim.statement)
     if not claims and not added:
         speech = [u for u in units if u.kind == "transcript"] or units
         added = [

@@ -18,7 +18,7 @@ class NotesOptions(BaseSettings):
         "talk is many sections and no prompt nears the context window.",
     )
     min_section_tokens: int = Field(
-        120,
+        50,
         ge=0,
         description="A shorter slide group joins its neighbour; a signpost starts "
         "a new section only after this much.",

@@ -1,6 +1,6 @@
 import json
 
-from pipeline.notes import build_notes
+from pipeline.notes import build_notes, quantities
 from pipeline.notes.options import NotesOptions
 from pipeline.prompts import load_prompt
 from pipeline.schema import Evidence, EvidenceUnit
@@ -82,3 +82,10 @@ def test_an_llm_that_never_answers_leaves_the_sections_sentences_and_a_warning()
     llm, _ = scripted_llm(["garbage"] * 3)
     notes = build_notes(EVIDENCE, [], llm, load_prompt("notes"), NotesOptions())
     assert notes.sections[0].claims and "no claims from the LLM" in notes.warnings[0]
+
+
+def test_fragments_off_a_slide_are_not_claims_and_names_are_not_quantities():
+    notes, _ = notes_with(claim("PagedAttention:.", ["t-00:00:06"]))
+    assert notes.sections[0].dropped[0].reason == "too short to state a fact"
+    assert quantities("Technique2 on A100, see https://arxiv.org/pdf/2403.06988v1") == set()
+    assert quantities("2.2x the throughput, 60 to 80 percent, 0.8 s.") == {"2.2", "60", "80", "0.8"}
