@@ -26,19 +26,19 @@ from pipeline.notes.options import NotesOptions
 from pipeline.notes.sections import split_sections
 from pipeline.prompts import Prompt
 from pipeline.schema import Claim, DroppedClaim, Evidence, EvidenceUnit, Notes, Section
-from pipeline.text import LANGUAGE_NAMES, NUMBER, numbers, writing_language
+from pipeline.text import LANGUAGE_NAMES, NUMBER, has_cjk, numbers, writing_language
 
 MAX_TOKENS = 900
 MAX_STATEMENT_CHARS = 300
-MAX_BACKFILL_CHARS = 100
+MAX_EXCERPT_CHARS = 220
+MAX_WINDOW_CHARS = 100
+CLAUSE_END = re.compile(r"(?<=[,;:，；：])\s*")
 # A claim needs this many content words (Chinese: character pairs): "Technique2:" or a bare
 # link copied off a slide states nothing.
 MIN_CONTENT_TOKENS = 3
 URL = re.compile(r"https?://\S+")
 QUANTITY = re.compile(r"(?<![A-Za-z\d.])\d+(?:[.,]\d+)*(?![A-Za-z\d]|[.,]\d)")
 TIMES = re.compile(r"(?<=\d)[x×](?![A-Za-z])")  # "2.2x" is a quantity, "x86" is a name
-# Without any claim from the model, a section still speaks through its first sentences.
-FALLBACK_CLAIMS = 3
 
 
 def reply_model(unit_ids: list[str], max_claims: int) -> type[BaseModel]:
@@ -112,14 +112,30 @@ def with_terms(claim: Claim, terms: list[str]) -> Claim:
     return claim.model_copy(update={"terms": list(dict.fromkeys([*named, *claim.terms]))})
 
 
-def sentence_claim(sentence: str, unit: EvidenceUnit, number: str | None = None) -> Claim:
-    """A sentence of the unit as a claim. Unpunctuated subtitles have no sentences: a long
-    run is cut to a window around the number it is kept for."""
+def excerpt(sentence: str, number: str | None = None) -> str:
+    """A sentence short enough to be a claim: a long run-on sentence (small ASR models
+    join clauses with commas) is cut to the clauses around `number`; text without any
+    punctuation (some subtitles) to a window of characters around it."""
     text = sentence.strip()
-    if len(text) > MAX_BACKFILL_CHARS:
-        at = text.find(number) if number else 0
-        start = max(at - MAX_BACKFILL_CHARS // 2, 0)
-        text = text[start : start + MAX_BACKFILL_CHARS]
+    if len(text) <= MAX_EXCERPT_CHARS:
+        return text
+    parts = [p for p in CLAUSE_END.split(text) if p]
+    if len(parts) == 1:
+        at = max(text.find(number), 0) if number else 0
+        start = max(at - MAX_WINDOW_CHARS // 2, 0)
+        return text[start : start + MAX_WINDOW_CHARS]
+    glue = "" if has_cjk(text) else " "
+    lo = next((k for k, p in enumerate(parts) if number and number in p), 0)
+    hi = lo + 1
+    while hi < len(parts) and len(glue.join(parts[lo : hi + 1])) <= MAX_EXCERPT_CHARS:
+        hi += 1
+    while lo > 0 and len(glue.join(parts[lo - 1 : hi])) <= MAX_EXCERPT_CHARS:
+        lo -= 1
+    return glue.join(parts[lo:hi])
+
+
+def sentence_claim(sentence: str, unit: EvidenceUnit, number: str | None = None) -> Claim:
+    text = excerpt(sentence, number)
     return Claim(statement=text, units=[unit.id], numbers=sorted(numbers(text)))
 
 
@@ -130,8 +146,9 @@ def quantities(text: str) -> set[str]:
 
 
 def backfill(claims: list[Claim], units: list[EvidenceUnit]) -> list[Claim]:
-    """Add the sentences carrying quantities no kept claim has (what was said first, then
-    what was shown); with no claims at all, the section's first sentences."""
+    """Add what the model skipped: the sentences carrying quantities no kept claim has
+    (what was said first, then what was shown), and a sentence of each stretch of speech
+    no claim cites, so no part of the talk drops out of the article."""
     covered = set().union(*(numbers(c.statement) for c in claims)) if claims else set()
     added = []
     ordered = sorted(units, key=lambda u: u.kind != "transcript")
@@ -142,12 +159,14 @@ def backfill(claims: list[Claim], units: list[EvidenceUnit]) -> list[Claim]:
                 claim = sentence_claim(sentence, unit, max(new, key=len))
                 added.append(claim)
                 covered |= numbers(claim.statement)
-    if not claims and not added:
-        speech = [u for u in units if u.kind == "transcript"] or units
-        added = [
-            sentence_claim(s, u) for u in speech for s in split_sentences(u.text) if len(s) > 20
-        ][:FALLBACK_CLAIMS]
-    return claims + added
+    cited = {u for c in claims + added for u in c.units}
+    for unit in units:
+        if unit.kind == "transcript" and unit.id not in cited:
+            longest = max(split_sentences(unit.text), key=len, default="")
+            if len(content_tokens(longest)) >= MIN_CONTENT_TOKENS:
+                added.append(sentence_claim(longest, unit))
+    order = {u.id: k for k, u in enumerate(units)}
+    return sorted(claims + added, key=lambda c: min(order.get(u, 0) for u in c.units))
 
 
 def section_notes(

@@ -1,6 +1,6 @@
 import json
 
-from pipeline.notes import build_notes, quantities
+from pipeline.notes import build_notes, excerpt, quantities
 from pipeline.notes.options import NotesOptions
 from pipeline.prompts import load_prompt
 from pipeline.schema import Evidence, EvidenceUnit
@@ -89,3 +89,23 @@ def test_fragments_off_a_slide_are_not_claims_and_names_are_not_quantities():
     assert notes.sections[0].dropped[0].reason == "too short to state a fact"
     assert quantities("Technique2 on A100, see https://arxiv.org/pdf/2403.06988v1") == set()
     assert quantities("2.2x the throughput, 60 to 80 percent, 0.8 s.") == {"2.2", "60", "80", "0.8"}
+
+
+def test_a_run_on_sentence_is_cut_to_the_clauses_around_its_number():
+    run_on = (
+        "here are the results, lower is better, on one model a single request takes about "
+        "0.8 seconds with xgrammar and about 4.5 seconds with outlines, in batch mode "
+        "xgrammar needs about 0.7 seconds against about 3 seconds for outlines, on another "
+        "model xgrammar stays under 1 second while outlines takes more than 2 seconds"
+    )
+    cut = excerpt(run_on, "0.7")
+    assert cut.startswith("in batch mode xgrammar needs about 0.7 seconds")
+    assert len(cut) <= 220 and not cut.endswith(" sec")
+    assert excerpt("没有标点的字幕" * 40, None) == ("没有标点的字幕" * 40)[:100]
+
+
+def test_speech_no_claim_cites_is_kept_as_a_claim():
+    notes, _ = notes_with(
+        claim("Reserving the maximum length wastes 60 to 80 percent.", ["t-00:00:00"])
+    )
+    assert any("t-00:00:06" in c.units for c in notes.sections[0].claims)
