@@ -5,8 +5,8 @@ seconds per talk minute.
 
     python benchmarks/article_quality.py [--model 1.5b|0.5b] [--long] [--cases a,b]
 
-Outputs are kept under outputs/benchmarks/<model>/ so a rerun after a change redoes only
-the stages the change touches. Prints one line per case and, last, one JSON object: the
+Outputs go to outputs/benchmarks/<model>/, cleared before each case so every figure is
+a cold run's (`--keep` reuses fresh stages instead, for a quick look after a change). Prints one line per case and, last, one JSON object: the
 worst value over the cases for each figure, and the LLM seconds per talk minute per case
 length.
 """
@@ -212,6 +212,7 @@ def main() -> None:
     parser.add_argument("--long", action="store_true", help="also the 60-minute talk")
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
     parser.add_argument("--measure-only", action="store_true", help="do not run, only measure")
+    parser.add_argument("--keep", action="store_true", help="reuse fresh stages (not cold)")
     args = parser.parse_args()
     outputs = ROOT / "outputs" / "benchmarks" / args.model
     inputs = Path(tempfile.gettempdir()) / "talk2article-bench-inputs"
@@ -225,6 +226,8 @@ def main() -> None:
         truth = yaml.safe_load((case / "truth.yaml").read_text())
         folder = talk_folder(case, truth, inputs, long)
         if not args.measure_only:
+            if not args.keep:
+                shutil.rmtree(outputs / folder.name, ignore_errors=True)
             record = run_talk(folder, inputs, outputs, args.model)
             if record["status"] == "failed":
                 print(f"{folder.name}: failed: {record['errors']}", flush=True)
