@@ -6,9 +6,9 @@ seconds per talk minute.
     python benchmarks/article_quality.py [--model 1.5b|0.5b] [--long] [--cases a,b]
 
 Outputs go to outputs/benchmarks/<model>/, cleared before each case so every figure is
-a cold run's (`--keep` reuses fresh stages instead, for a quick look after a change). Prints one line per case and, last, one JSON object: the
-worst value over the cases for each figure, and the LLM seconds per talk minute per case
-length.
+a cold run's (`--keep` reuses fresh stages instead, for a quick look after a change).
+Prints one line per case and, last, one JSON object: the worst value over the cases for
+each figure, and the LLM seconds per talk minute per case length.
 """
 
 import argparse
