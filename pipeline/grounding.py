@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
+from pipeline.deck.vocabulary import NAME_ZIPF, zipf
 from pipeline.prompts import PLACEHOLDER, RETRY_NOTE, REVISE_NOTE, Prompt
 from pipeline.text import (
     CHINESE_PROSE_SHARE,
@@ -98,9 +99,10 @@ def prompt_lines(prompts: list[Prompt], extra: tuple[str, ...] = ()) -> list[str
 
 def kept_terms(terms: list[str]) -> list[str]:
     """Terms that stay in Latin letters in Chinese text: names and identifiers (KV cache,
-    PagedAttention, vLLM, A100), as the house style writes them. Ordinary-word terms
-    ("prefix caching") are translated like any other words."""
-    return [t for t in terms if TECHNICAL.search(t)]
+    PagedAttention, vLLM, A100, xgrammar), as the house style writes them: a technical
+    spelling, or one word that is no English word at all. Ordinary-word terms ("prefix
+    caching", "batching", "pushdown automaton") are translated like any other words."""
+    return [t for t in terms if TECHNICAL.search(t) or (" " not in t and zipf(t) < NAME_ZIPF)]
 
 
 def is_echo(text: str, lines: list[str]) -> bool:

@@ -58,5 +58,5 @@ def test_a_title_cut_out_of_a_longer_line_is_a_fragment():
 
 
 def test_names_and_identifiers_stay_in_latin_letters_ordinary_terms_are_translated():
-    terms = ["KV cache", "PagedAttention", "vLLM", "A100", "prefix caching", "static batching"]
-    assert kept_terms(terms) == ["KV cache", "PagedAttention", "vLLM", "A100"]
+    terms = ["KV cache", "PagedAttention", "vLLM", "A100", "xgrammar", "prefix caching", "batching"]
+    assert kept_terms(terms) == ["KV cache", "PagedAttention", "vLLM", "A100", "xgrammar"]
