@@ -31,6 +31,7 @@ from pipeline.grounding import (  # noqa: E402
     duplicate_of,
     invented_numbers,
     is_echo,
+    keeps_name,
     kept_terms,
     prompt_lines,
     split_sentences,
@@ -176,7 +177,7 @@ def measure(out: Path, truth: dict) -> dict:
             sum(in_text(t, body["en"]) for t in truth["terms"]) / len(truth["terms"]), 3
         ),
         "terms_right_zh": round(
-            sum(in_text(t, body["zh"]) for t in kept_terms(truth["terms"]))
+            sum(keeps_name(body["zh"], t) for t in kept_terms(truth["terms"]))
             / max(len(kept_terms(truth["terms"])), 1),
             3,
         ),

@@ -97,12 +97,32 @@ def prompt_lines(prompts: list[Prompt], extra: tuple[str, ...] = ()) -> list[str
     return list(dict.fromkeys(p for p in pieces if len(p) >= ECHO_MIN_CHARS))
 
 
+def is_name(word: str) -> bool:
+    return bool(TECHNICAL.search(word)) or (word.isalpha() and zipf(word) < NAME_ZIPF)
+
+
+def name_parts(term: str) -> list[str]:
+    """The words of a term that are names: "KV" of "KV cache", all of "PagedAttention"."""
+    return [w for w in term.split() if is_name(w)]
+
+
+def keeps_name(text: str, term: str) -> bool:
+    """Whether Chinese text keeps a term's names in Latin letters as spelled: "KV 缓存"
+    keeps "KV cache"'s name, "GPU 内存" that of "GPU memory"; "分页注意力" loses
+    "PagedAttention"."""
+    return all(
+        re.search(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])", text) for w in name_parts(term)
+    )
+
+
 def kept_terms(terms: list[str]) -> list[str]:
     """Terms that stay in Latin letters in Chinese text: names and identifiers (KV cache,
-    PagedAttention, vLLM, A100, xgrammar), as the house style writes them: a technical
-    spelling, or one word that is no English word at all. Ordinary-word terms ("prefix
-    caching", "batching", "pushdown automaton") are translated like any other words."""
-    return [t for t in terms if TECHNICAL.search(t) or (" " not in t and zipf(t) < NAME_ZIPF)]
+    PagedAttention, vLLM, A100, xgrammar), as the house style writes them: terms with a
+    word of technical spelling, or a word that is no English word at all. Their names are
+    kept; the ordinary words around them may be translated ("KV 缓存"). Ordinary-word terms
+    ("prefix caching", "batching", "pushdown automaton") are translated like any other
+    words."""
+    return [t for t in terms if name_parts(t)]
 
 
 def is_echo(text: str, lines: list[str]) -> bool:

@@ -2,6 +2,7 @@ from pipeline.grounding import (
     invented_numbers,
     is_echo,
     is_fragment,
+    keeps_name,
     kept_terms,
     prompt_lines,
     support,
@@ -60,3 +61,10 @@ def test_a_title_cut_out_of_a_longer_line_is_a_fragment():
 def test_names_and_identifiers_stay_in_latin_letters_ordinary_terms_are_translated():
     terms = ["KV cache", "PagedAttention", "vLLM", "A100", "xgrammar", "prefix caching", "batching"]
     assert kept_terms(terms) == ["KV cache", "PagedAttention", "vLLM", "A100", "xgrammar"]
+
+
+def test_chinese_text_keeps_the_names_of_terms():
+    assert keeps_name("把 KV 缓存分成块", "KV cache")
+    assert keeps_name("PagedAttention 把缓存分块", "PagedAttention")
+    assert not keeps_name("分页注意力把缓存分块", "PagedAttention")
+    assert not keeps_name("在 vLLMs 里", "vLLM")

@@ -21,6 +21,7 @@ from pipeline.grounding import (
     duplicate_of,
     invented_numbers,
     is_echo,
+    keeps_name,
     kept_terms,
     prompt_lines,
     split_sentences,
@@ -164,9 +165,9 @@ class Writer:
         found += [f"number {n} is not in the original" for n in invented_numbers(text, source)]
         found += self.common_findings(text, target)
         found += [
-            f"the term {t!r} is missing or misspelt"
+            f"the name {t!r} is missing or misspelt"
             for t in self.terms_in(source)
-            if not contains_term(text, t)
+            if not (keeps_name(text, t) if target == "zh" else contains_term(text, t))
         ]
         return found
 

@@ -167,7 +167,7 @@ def test_a_number_of_the_notes_left_out_is_redrafted():
 
 
 def test_a_translation_that_drops_a_kept_term_is_redone():
-    translated = ZH.replace("KV cache", "KV 缓存")
+    translated = ZH.replace("PagedAttention", "分页注意力")
     draft, _, _ = draft_with([GOOD], [translated, ZH, "分页", "标题", "摘要句。"])
     assert draft.zh.sections[0].paragraphs[0].text == ZH
     assert draft.revisions[0].where == "zh §1¶1"
