@@ -90,13 +90,23 @@ def problems(claim: Claim, units: dict[str, EvidenceUnit]) -> list[str]:
     return found
 
 
+def reattributed(claim: Claim, section: list[EvidenceUnit]) -> Claim | None:
+    """The claim under the section's unit that supports it best, if that one passes every
+    check: small models copy a passage and cite its neighbour's id."""
+    best = max(section, key=lambda u: support(claim.statement, u.text))
+    moved = claim.model_copy(update={"units": [best.id]})
+    return moved if not problems(moved, {best.id: best}) else None
+
+
 def checked(
-    raw: list[Claim], units: dict[str, EvidenceUnit]
+    raw: list[Claim], units: dict[str, EvidenceUnit], section: list[EvidenceUnit]
 ) -> tuple[list[Claim], list[DroppedClaim]]:
     kept: list[Claim] = []
     dropped: list[DroppedClaim] = []
     for claim in raw:
         found = problems(claim, units)
+        if found and (moved := reattributed(claim, section)):
+            claim, found = moved, []
         if not found and duplicate_of(claim.statement, [k.statement for k in kept]) is not None:
             found = ["repeats an earlier claim"]
         if found:
@@ -145,10 +155,10 @@ def quantities(text: str) -> set[str]:
     return set(QUANTITY.findall(TIMES.sub(" ", URL.sub(" ", text))))
 
 
-def backfill(claims: list[Claim], units: list[EvidenceUnit]) -> list[Claim]:
+def backfill(claims: list[Claim], units: list[EvidenceUnit], limit: int) -> list[Claim]:
     """Add what the model skipped: the sentences carrying quantities no kept claim has
-    (what was said first, then what was shown), and a sentence of each stretch of speech
-    no claim cites, so no part of the talk drops out of the article."""
+    (what was said first, then what was shown), and, up to `limit` claims in all, a
+    sentence of each stretch of speech no claim cites, so no part of the talk drops out."""
     covered = set().union(*(numbers(c.statement) for c in claims)) if claims else set()
     added = []
     ordered = sorted(units, key=lambda u: u.kind != "transcript")
@@ -161,6 +171,8 @@ def backfill(claims: list[Claim], units: list[EvidenceUnit]) -> list[Claim]:
                 covered |= numbers(claim.statement)
     cited = {u for c in claims + added for u in c.units}
     for unit in units:
+        if len(claims) + len(added) >= limit:
+            break
         if unit.kind == "transcript" and unit.id not in cited:
             longest = max(split_sentences(unit.text), key=len, default="")
             if len(content_tokens(longest)) >= MIN_CONTENT_TOKENS:
@@ -190,8 +202,8 @@ def section_notes(
         raw = [Claim(**c.model_dump()) for c in reply.claims]
     except LLMError as err:
         raw, warning = [], f"{section.id}: no claims from the LLM ({err}); kept its sentences"
-    kept, dropped = checked(raw, evidence_units)
-    claims = [with_terms(c, terms) for c in backfill(kept, units)]
+    kept, dropped = checked(raw, evidence_units, units)
+    claims = [with_terms(c, terms) for c in backfill(kept, units, opts.max_claims + 2)]
     return section.model_copy(update={"claims": claims, "dropped": dropped}), warning
 
 
