@@ -13,6 +13,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz
 
 from pipeline.deck.vocabulary import NAME_ZIPF, zipf
+from pipeline.evidence import term_pattern
 from pipeline.prompts import PLACEHOLDER, RETRY_NOTE, REVISE_NOTE, Prompt
 from pipeline.text import (
     CHINESE_PROSE_SHARE,
@@ -95,6 +96,11 @@ def prompt_lines(prompts: list[Prompt], extra: tuple[str, ...] = ()) -> list[str
         pieces += CLAUSE_END.split(" ".join(text.split()))
     pieces = [p.strip(" -") for p in [*pieces, *extra]]
     return list(dict.fromkeys(p for p in pieces if len(p) >= ECHO_MIN_CHARS))
+
+
+def mentions(text: str, term: str) -> bool:
+    """The term in the text as a word, in any case ("KV-cache" for "KV cache" too)."""
+    return bool(term_pattern(term).search(text)) or term.lower() in text.lower()
 
 
 def is_name(word: str) -> bool:

@@ -23,6 +23,7 @@ from pipeline.grounding import (
     is_echo,
     keeps_name,
     kept_terms,
+    mentions,
     prompt_lines,
     split_sentences,
     unsupported_sentences,
@@ -80,10 +81,6 @@ def other(language: str) -> str:
     return "en" if language == "zh" else "zh"
 
 
-def contains_term(text: str, term: str) -> bool:
-    return bool(term_pattern(term).search(text)) or term.lower() in text.lower()
-
-
 def plain(claims: list[Claim], language: str) -> str:
     """The claims as they are: grounded by construction, if not elegant."""
     ends = "。！？.!?"
@@ -127,7 +124,7 @@ class Writer:
         found += [
             f"the term {t!r} is missing or misspelt"
             for t in kept_terms(list(dict.fromkeys(t for c in claims for t in c.terms)))
-            if not contains_term(text, t)
+            if not mentions(text, t)
         ]
         if duplicate_of(text, earlier) is not None:
             found.append("repeats an earlier paragraph")
@@ -158,7 +155,7 @@ class Writer:
     def carries(text: str, claim: Claim) -> bool:
         """Whether `text` has the claim's numbers and names (what a reader would miss)."""
         has_numbers = numbers(claim.statement) <= numbers(text)
-        return has_numbers and all(contains_term(text, t) for t in kept_terms(claim.terms))
+        return has_numbers and all(mentions(text, t) for t in kept_terms(claim.terms))
 
     def translation_findings(self, source: str, text: str, target: str) -> list[str]:
         found = [f"number {n} is missing" for n in sorted(numbers(source) - numbers(text))]
@@ -167,7 +164,7 @@ class Writer:
         found += [
             f"the name {t!r} is missing or misspelt"
             for t in self.terms_in(source)
-            if not (keeps_name(text, t) if target == "zh" else contains_term(text, t))
+            if not (keeps_name(text, t) if target == "zh" else mentions(text, t))
         ]
         return found
 

@@ -12,12 +12,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from pipeline.evidence import term_pattern
 from pipeline.grounding import (
     MIN_SUPPORT,
     content_tokens,
     duplicate_of,
     invented_numbers,
+    mentions,
     split_sentences,
     support,
 )
@@ -60,10 +60,6 @@ def listing(units: list[EvidenceUnit]) -> str:
         return f"slide {unit.slide}" if unit.kind == "slide" else unit.kind
 
     return "\n".join(f"[{u.id}] ({label(u)}) {u.text.replace(chr(10), ' / ')}" for u in units)
-
-
-def mentions(text: str, term: str) -> bool:
-    return bool(term_pattern(term).search(text)) or term.lower() in text.lower()
 
 
 def problems(claim: Claim, units: dict[str, EvidenceUnit]) -> list[str]:
