@@ -27,6 +27,9 @@ from pipeline.text import (
     numbers,
 )
 
+CHINESE_NUMERALS = [
+    set(c) for c in ("零", "一", "二两", "三", "四", "五", "六", "七", "八", "九", "十")
+]
 # A sentence whose content words are less than this share in its cited units is unsupported.
 MIN_SUPPORT = 0.5
 STEM = 5  # words sharing their first five letters match: "batches", "batching"
@@ -73,6 +76,17 @@ def support(sentence: str, source: str) -> float:
         t in exact or (t.isascii() and len(t) >= STEM and t[:STEM] in stems) for t in tokens
     )
     return found / len(tokens)
+
+
+def missing_numbers(expected: set[str], text: str) -> list[str]:
+    """The expected numbers `text` lacks; a small number written out in Chinese ("不到一秒"
+    for 1, "两个" for 2) is there."""
+    have = numbers(text)
+    return sorted(
+        n
+        for n in expected - have
+        if not (n.isdigit() and int(n) <= 10 and CHINESE_NUMERALS[int(n)] & set(text))
+    )
 
 
 def unsupported_sentences(text: str, source: str, minimum: float = MIN_SUPPORT) -> list[str]:

@@ -4,6 +4,7 @@ from pipeline.grounding import (
     is_fragment,
     keeps_name,
     kept_terms,
+    missing_numbers,
     prompt_lines,
     support,
     unsupported_sentences,
@@ -68,3 +69,8 @@ def test_chinese_text_keeps_the_names_of_terms():
     assert keeps_name("PagedAttention 把缓存分块", "PagedAttention")
     assert not keeps_name("分页注意力把缓存分块", "PagedAttention")
     assert not keeps_name("在 vLLMs 里", "vLLM")
+
+
+def test_small_numbers_written_out_in_chinese_are_not_missing():
+    assert missing_numbers({"1", "2", "16"}, "不到一秒，两个请求，16 个 token") == []
+    assert missing_numbers({"1", "16"}, "不到 0.5 秒") == ["1", "16"]

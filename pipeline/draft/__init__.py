@@ -23,7 +23,7 @@ from pipeline.grounding import (
     is_echo,
     keeps_name,
     kept_terms,
-    mentions,
+    missing_numbers,
     prompt_lines,
     split_sentences,
     unsupported_sentences,
@@ -120,11 +120,11 @@ class Writer:
         source = self.cited_text(claims)
         found = self.sentence_findings(text, source)
         noted = set().union(*(numbers(c.statement) for c in claims))
-        found += [f"the number {n} of the notes is missing" for n in sorted(noted - numbers(text))]
+        found += [f"the number {n} of the notes is missing" for n in missing_numbers(noted, text)]
         found += [
-            f"the term {t!r} is missing or misspelt"
+            f"the name {t!r} is missing or misspelt"
             for t in kept_terms(list(dict.fromkeys(t for c in claims for t in c.terms)))
-            if not mentions(text, t)
+            if not keeps_name(text, t)
         ]
         if duplicate_of(text, earlier) is not None:
             found.append("repeats an earlier paragraph")
@@ -154,17 +154,17 @@ class Writer:
     @staticmethod
     def carries(text: str, claim: Claim) -> bool:
         """Whether `text` has the claim's numbers and names (what a reader would miss)."""
-        has_numbers = numbers(claim.statement) <= numbers(text)
-        return has_numbers and all(mentions(text, t) for t in kept_terms(claim.terms))
+        has_numbers = not missing_numbers(numbers(claim.statement), text)
+        return has_numbers and all(keeps_name(text, t) for t in kept_terms(claim.terms))
 
     def translation_findings(self, source: str, text: str, target: str) -> list[str]:
-        found = [f"number {n} is missing" for n in sorted(numbers(source) - numbers(text))]
+        found = [f"number {n} is missing" for n in missing_numbers(numbers(source), text)]
         found += [f"number {n} is not in the original" for n in invented_numbers(text, source)]
         found += self.common_findings(text, target)
         found += [
             f"the name {t!r} is missing or misspelt"
             for t in self.terms_in(source)
-            if not (keeps_name(text, t) if target == "zh" else mentions(text, t))
+            if not keeps_name(text, t)
         ]
         return found
 

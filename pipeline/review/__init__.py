@@ -12,6 +12,7 @@ from pipeline.grounding import (
     invented_numbers,
     is_echo,
     is_fragment,
+    missing_numbers,
     prompt_lines,
     unsupported_sentences,
     wrong_language_sentences,
@@ -72,7 +73,10 @@ def check_numbers(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
     zh = dict(paragraphs(drafts[0]))
     for where, par in paragraphs(drafts[1]):
         other = zh.get(where.replace("en ", "zh ", 1))
-        if other is not None and numbers(par.text) != numbers(other.text):
+        if other is not None and (
+            missing_numbers(numbers(par.text), other.text)
+            or missing_numbers(numbers(other.text), par.text)
+        ):
             findings.append(f"{where}: the zh and en paragraphs carry different numbers")
     return check("numbers_grounded", findings)
 
