@@ -113,8 +113,11 @@ def prompt_lines(prompts: list[Prompt], extra: tuple[str, ...] = ()) -> list[str
 
 
 def mentions(text: str, term: str) -> bool:
-    """The term in the text as a word, in any case ("KV-cache" for "KV cache" too)."""
-    return bool(term_pattern(term).search(text)) or term.lower() in text.lower()
+    """The term in the text as a word, in any case ("KV-cache" for "KV cache" too); a
+    Chinese term anywhere (Chinese has no spaces to bound a word, "UC" has "produce")."""
+    if CJK_RUN.search(term):
+        return term in text
+    return bool(term_pattern(term).search(text))
 
 
 def is_name(word: str) -> bool:

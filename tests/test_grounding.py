@@ -4,6 +4,7 @@ from pipeline.grounding import (
     is_fragment,
     keeps_name,
     kept_terms,
+    mentions,
     missing_numbers,
     prompt_lines,
     support,
@@ -74,3 +75,8 @@ def test_chinese_text_keeps_the_names_of_terms():
 def test_small_numbers_written_out_in_chinese_are_not_missing():
     assert missing_numbers({"1", "2", "16"}, "不到一秒，两个请求，16 个 token") == []
     assert missing_numbers({"1", "16"}, "不到 0.5 秒") == ["1", "16"]
+
+
+def test_a_short_name_is_a_word_not_a_substring():
+    assert not mentions("we produce blocks", "UC") and mentions("UC Berkeley", "UC")
+    assert mentions("我们用KV cache和预填充", "预填充")

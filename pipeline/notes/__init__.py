@@ -160,11 +160,13 @@ def backfill(claims: list[Claim], units: list[EvidenceUnit], limit: int) -> list
     ordered = sorted(units, key=lambda u: u.kind != "transcript")
     for unit in ordered:
         for sentence in split_sentences(unit.text.replace("\n", ". ")):
-            new = quantities(sentence) - covered
-            if new and len(content_tokens(sentence)) >= MIN_CONTENT_TOKENS:
-                claim = sentence_claim(sentence, unit, max(new, key=len))
+            if len(content_tokens(sentence)) < MIN_CONTENT_TOKENS:
+                continue
+            # A long sentence may need several excerpts, one per stretch with numbers.
+            while new := quantities(sentence) - covered:
+                claim = sentence_claim(sentence, unit, min(new, key=sentence.find))
                 added.append(claim)
-                covered |= numbers(claim.statement)
+                covered |= numbers(claim.statement) | new & {min(new, key=sentence.find)}
     cited = {u for c in claims + added for u in c.units}
     for unit in units:
         if len(claims) + len(added) >= limit:

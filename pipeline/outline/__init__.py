@@ -19,6 +19,7 @@ from pipeline.text import LANGUAGE_NAMES, estimate_tokens, has_cjk, numbers
 
 MAX_TOKENS = 700
 MAX_CHAPTERS = 8
+MAX_TITLE_TOKENS = 16  # about 12 English words or 16 Chinese characters
 # The notes listing is cut to this, whatever the talk's length (a 60-minute talk has ~60
 # sections), so the prompt stays far inside the context window.
 LISTING_TOKENS = 2400
@@ -95,6 +96,8 @@ class TitleCheck:
             found.append("repeats the prompt")
         if not in_language(title, self.language):
             found.append(f"not in {LANGUAGE_NAMES[self.language]}")
+        if estimate_tokens(title) > MAX_TITLE_TOKENS:
+            found.append("too long for a heading")  # a copied line of the notes listing
         return found
 
 
