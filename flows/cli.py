@@ -50,7 +50,7 @@ def run(
         ),
     ] = None,
 ) -> None:
-    """Transcribe, read the deck, outline, draft, review and typeset one talk or all of them.
+    """Transcribe, read the deck, take notes, outline, draft, review and typeset one talk or all.
 
     With no OPENAI_BASE_URL set, the bundled Qwen2.5-Coder-1.5B is served by llama.cpp on
     loopback for the duration of the run. A talk at `inputs/a/b` writes to `outputs/a/b/`;
