@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.grounding import (  # noqa: E402
     MIN_SUPPORT,
+    cited_text,
     duplicate_of,
     invented_numbers,
     is_echo,
@@ -123,7 +124,7 @@ def measure(out: Path, truth: dict) -> dict:
     texts = {"en": draft.en, "zh": draft.zh}
 
     def cited(paragraph) -> str:
-        return " ".join(units[c].text for c in paragraph.citations if c in units)
+        return cited_text(paragraph.citations, units)
 
     source_pars = paragraphs(source)
     facts = [

@@ -15,6 +15,7 @@ from rapidfuzz import fuzz
 from pipeline.deck.vocabulary import NAME_ZIPF, zipf
 from pipeline.evidence import term_pattern
 from pipeline.prompts import PLACEHOLDER, RETRY_NOTE, REVISE_NOTE, Prompt
+from pipeline.schema import EvidenceUnit
 from pipeline.text import (
     CHINESE_PROSE_SHARE,
     CJK_CHARS,
@@ -43,6 +44,11 @@ CLAUSE_END = re.compile(r"(?<=[.;:!?。；：！？])\s*")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
 # Chinese function characters: pairs made only of these carry no content.
 CJK_FUNCTION = set("的了是在和与及或也都就而这那个一些我们你他她它其中以为于对把被将会能要可有没不")
+
+
+def cited_text(ids: list[str], units: dict[str, EvidenceUnit]) -> str:
+    """The text of the cited units, each once, in citation order; unknown ids are skipped."""
+    return " ".join(units[i].text for i in dict.fromkeys(ids) if i in units)
 
 
 def split_sentences(text: str) -> list[str]:

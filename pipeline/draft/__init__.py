@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from pipeline.evidence import term_pattern
 from pipeline.grounding import (
+    cited_text,
     duplicate_of,
     invented_numbers,
     is_echo,
@@ -177,8 +178,7 @@ class Writer:
         return found
 
     def cited_text(self, claims: list[Claim]) -> str:
-        ids = dict.fromkeys(u for c in claims for u in c.units)
-        return " ".join(self.units[u].text for u in ids if u in self.units)
+        return cited_text([u for c in claims for u in c.units], self.units)
 
     def terms_in(self, text: str) -> list[str]:
         """The names and identifiers of the vocabulary that `text` uses: a translation keeps

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, create_model
 
 from pipeline.grounding import (
     MIN_SUPPORT,
+    cited_text,
     content_tokens,
     duplicate_of,
     invented_numbers,
@@ -65,7 +66,7 @@ def listing(units: list[EvidenceUnit]) -> str:
 def problems(claim: Claim, units: dict[str, EvidenceUnit]) -> list[str]:
     """Why a claim cannot be kept: a number or term its units do not have, or words they
     do not support (a claim under a neighbour's id scores far below one under its own)."""
-    source = " ".join(units[u].text for u in claim.units)
+    source = cited_text(claim.units, units)
     found = []
     for number in claim.numbers:
         if not NUMBER.search(number):

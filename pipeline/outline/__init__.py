@@ -84,7 +84,7 @@ class TitleCheck:
     """Whether a heading can stand: not a cut slide line, not the prompt, right language."""
 
     def __init__(self, evidence: Evidence, prompt: Prompt, language: str) -> None:
-        self.lines = [line for u in evidence.units for line in u.text.splitlines()]
+        self.lines = evidence.lines()
         self.prompt_lines = prompt_lines([prompt])
         self.language = language
 

@@ -8,6 +8,7 @@ run on the final text of both languages, so what drafting could not fix shows up
 from collections.abc import Iterator
 
 from pipeline.grounding import (
+    cited_text,
     duplicate_of,
     invented_numbers,
     is_echo,
@@ -38,11 +39,6 @@ def check(name: str, findings: list[str]) -> Check:
     return Check(name=name, passed=not findings, findings=findings)
 
 
-def cited_text(paragraph: DraftParagraph, evidence: Evidence) -> str:
-    units = evidence.by_id()
-    return " ".join(units[c].text for c in paragraph.citations if c in units)
-
-
 def check_citations(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
     known = evidence.by_id()
     findings = []
@@ -65,10 +61,10 @@ def check_same_structure(english: DraftText, chinese: DraftText) -> Check:
 
 def check_numbers(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
     """Every number comes from the cited units; both languages carry the same numbers."""
-    findings = []
+    units, findings = evidence.by_id(), []
     for draft in drafts:
         for where, par in paragraphs(draft):
-            for number in invented_numbers(par.text, cited_text(par, evidence)):
+            for number in invented_numbers(par.text, cited_text(par.citations, units)):
                 findings.append(f"{where}: {number} is not in the cited evidence")
     zh = dict(paragraphs(drafts[0]))
     for where, par in paragraphs(drafts[1]):
@@ -83,12 +79,13 @@ def check_numbers(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
 
 def check_support(draft: DraftText, evidence: Evidence) -> Check:
     """In the language the talk was given in, where words can be compared with the units."""
+    units = evidence.by_id()
     return check(
         "sentences_supported",
         [
             f"{where}: unsupported: {sentence!r}"
             for where, par in paragraphs(draft)
-            for sentence in unsupported_sentences(par.text, cited_text(par, evidence))
+            for sentence in unsupported_sentences(par.text, cited_text(par.citations, units))
         ],
     )
 
@@ -125,7 +122,7 @@ def check_duplicates(drafts: tuple[DraftText, ...]) -> Check:
 
 
 def check_titles(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
-    lines = [line for unit in evidence.units for line in unit.text.splitlines()]
+    lines = evidence.lines()
     findings = [
         f"{where}: {title!r} is a fragment of a slide or sentence"
         for draft in drafts

@@ -32,3 +32,7 @@ class Evidence(StageOutput):
 
     def by_id(self) -> dict[str, EvidenceUnit]:
         return {unit.id: unit for unit in self.units}
+
+    def lines(self) -> list[str]:
+        """Every line of every unit: what a heading must not be cut out of."""
+        return [line for unit in self.units for line in unit.text.splitlines()]
