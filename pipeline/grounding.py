@@ -31,6 +31,8 @@ from pipeline.text import (
 CHINESE_NUMERALS = [
     set(c) for c in ("零", "一", "二两", "三", "四", "五", "六", "七", "八", "九", "十")
 ]
+SHORT_YEAR = re.compile(r"(?<![\d.])(\d{2})\s*年")
+FULL_YEAR = re.compile(r"(?:19|20)\d\d")
 # A sentence whose content words are less than this share in its cited units is unsupported.
 MIN_SUPPORT = 0.5
 STEM = 5  # words sharing their first five letters match: "batches", "batching"
@@ -84,10 +86,20 @@ def support(sentence: str, source: str) -> float:
     return found / len(tokens)
 
 
+def number_forms(text: str) -> set[str]:
+    """The numbers of `text` and the other ways to write its years: Chinese speech says
+    "24年" for 2024, which a translation rightly writes out, and the reverse."""
+    found = numbers(text)
+    for short in SHORT_YEAR.findall(text):
+        found |= {"19" + short, "20" + short}
+    found |= {n[2:] for n in found if FULL_YEAR.fullmatch(n)}
+    return found
+
+
 def missing_numbers(expected: set[str], text: str) -> list[str]:
     """The expected numbers `text` lacks; a small number written out in Chinese ("不到一秒"
-    for 1, "两个" for 2) is there."""
-    have = numbers(text)
+    for 1, "两个" for 2) is there, and so is a year written in full or short."""
+    have = number_forms(text)
     return sorted(
         n
         for n in expected - have
@@ -100,8 +112,9 @@ def unsupported_sentences(text: str, source: str, minimum: float = MIN_SUPPORT) 
 
 
 def invented_numbers(text: str, source: str) -> list[str]:
-    """Numbers in `text` that `source` does not have (a rounded 3.1 for 3.14 counts)."""
-    return sorted(numbers(text) - numbers(source))
+    """Numbers in `text` that `source` does not have (a rounded 3.1 for 3.14 counts; a
+    year written out from "24年" does not)."""
+    return sorted(numbers(text) - number_forms(source))
 
 
 def prompt_lines(prompts: list[Prompt], extra: tuple[str, ...] = ()) -> list[str]:
@@ -127,7 +140,10 @@ def mentions(text: str, term: str) -> bool:
 
 
 def is_name(word: str) -> bool:
-    return bool(TECHNICAL.search(word)) or (word.isalpha() and zipf(word) < NAME_ZIPF)
+    """A word in Latin letters that is technical in spelling or no English word; a Chinese
+    term ("预填充") is translated, never a name to keep."""
+    latin = word.isascii() and word.isalpha()
+    return bool(TECHNICAL.search(word)) or (latin and zipf(word) < NAME_ZIPF)
 
 
 def name_parts(term: str) -> list[str]:

@@ -36,6 +36,15 @@ def test_an_invented_or_rounded_number_is_found():
     assert invented_numbers("Waste drops to 3.5 percent.", UNIT) == ["3.5"]
 
 
+def test_a_year_said_short_in_chinese_is_the_same_year_written_out():
+    assert invented_numbers("PD separation was proposed in 2024.", "PD分离也是24年刚提出") == []
+    assert invented_numbers("It was proposed in 2025.", "PD分离也是24年刚提出") == ["2025"]
+    assert missing_numbers({"24"}, "It was proposed in 2024.") == []
+    assert missing_numbers({"2024"}, "也是24年刚提出") == []
+    assert missing_numbers({"24"}, "24 GB of memory") == []
+    assert missing_numbers({"24"}, "in 2023") == ["24"]
+
+
 def test_prompt_lines_and_the_revise_note_are_echoes():
     lines = prompt_lines([load_prompt("write_paragraph")])
     assert is_echo("Use only the facts in the notes: add no benefits, consequences", lines)
@@ -70,6 +79,10 @@ def test_chinese_text_keeps_the_names_of_terms():
     assert keeps_name("PagedAttention 把缓存分块", "PagedAttention")
     assert not keeps_name("分页注意力把缓存分块", "PagedAttention")
     assert not keeps_name("在 vLLMs 里", "vLLM")
+
+
+def test_a_chinese_term_is_no_name_to_keep():
+    assert kept_terms(["预填充", "KV cache", "batching"]) == ["KV cache"]
 
 
 def test_small_numbers_written_out_in_chinese_are_not_missing():

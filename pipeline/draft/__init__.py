@@ -239,6 +239,23 @@ class Writer:
         return DraftParagraph(text=text, citations=citations)
 
     def translate(self, text: str, kind: Kind, target: str, where: str) -> str:
+        result, findings, passed = self.translated(text, kind, target)
+        if not passed and kind == "paragraph" and (joined := self.by_sentence(text, target)):
+            # a small model leaves words of a long paragraph untranslated; one sentence at
+            # a time it rarely does
+            action = "translated sentence by sentence"
+            self.revisions.append(Revision(where=where, findings=findings, action=action))
+            return joined
+        if not passed:  # the review shows these findings; the source text stands in if none
+            self.revisions.append(
+                Revision(where=where, findings=findings, action="kept with findings")
+            )
+            return result or text
+        if findings:
+            self.revisions.append(Revision(where=where, findings=findings, action="redrafted"))
+        return result
+
+    def translated(self, text: str, kind: Kind, target: str) -> tuple[str | None, list[str], bool]:
         prompt = self.prompts.translate(target)
 
         def render(revise: str):
@@ -252,15 +269,21 @@ class Writer:
                 return [] if has_cjk(result) == (target == "zh") else ["wrong language"]
             return self.translation_findings(text, result, target)
 
-        result, findings, passed = self.attempt(render, check)
-        if not passed:  # the review shows these findings; the source text stands in if none
-            self.revisions.append(
-                Revision(where=where, findings=findings, action="kept with findings")
-            )
-            return result or text
-        if findings:
-            self.revisions.append(Revision(where=where, findings=findings, action="redrafted"))
-        return result
+        return self.attempt(render, check)
+
+    def by_sentence(self, text: str, target: str) -> str | None:
+        """The paragraph translated one sentence at a time, if that passes the checks."""
+        sentences = split_sentences(text)
+        if len(sentences) < 2:
+            return None
+        parts = []
+        for sentence in sentences:
+            result, _, passed = self.translated(sentence, "paragraph", target)
+            if not passed:
+                return None
+            parts.append(result)
+        joined = ("" if target == "zh" else " ").join(parts)
+        return None if self.translation_findings(text, joined, target) else joined
 
 
 def chunks(claims: list[Claim], size: int) -> list[list[Claim]]:

@@ -29,6 +29,16 @@ from pipeline.transcript.sentences import sentences
 # mid-sentence only when one sentence alone is over the budget.
 SEPARATORS = ["\n\n", "\n", "。", "！", "？", ". ", "? ", "! ", "；", "; ", "，", ", ", " ", ""]
 CJK_LANGUAGES = {"zh", "ja", "yue"}
+CJK_PUNCTUATION = tuple("。！？，；：、")
+
+
+def glue(before: str, language: str) -> str:
+    """What joins two pieces of speech: a space, but nothing after Chinese punctuation.
+    Unpunctuated Chinese subtitles keep a space at each cue's end, so the splitter cuts
+    between cues (where the speaker paused) rather than inside a number ("20" | "24年")."""
+    if language in CJK_LANGUAGES and before.endswith(CJK_PUNCTUATION):
+        return ""
+    return " "
 
 
 def speech_id(seconds: float) -> str:
@@ -39,15 +49,14 @@ class SpokenText:
     """The talk's speech as one string, with a way back from a character to a time."""
 
     def __init__(self, segments: list[Segment], language: str) -> None:
-        glue = "" if language in CJK_LANGUAGES else " "
         self.segments = segments
-        self.offsets, parts, at = [], [], 0
+        self.offsets, text = [], ""
         for segment in self.segments:
-            text = segment.text.strip()
-            self.offsets.append(at)
-            parts.append(text)
-            at += len(text) + len(glue)
-        self.text = glue.join(parts)
+            if text:
+                text += glue(text, language)
+            self.offsets.append(len(text))
+            text += segment.text.strip()
+        self.text = text
 
     def time_at(self, char: int) -> float:
         """Time of a character, interpolated inside its segment by character position."""

@@ -51,7 +51,12 @@ class Revision(Contract):
     where: str = Field(description="e.g. 'en §2¶1' or 'zh title'")
     findings: list[str]
     action: Literal[
-        "redrafted", "pruned", "replaced by its claims", "dropped", "kept with findings"
+        "redrafted",
+        "pruned",
+        "replaced by its claims",
+        "dropped",
+        "translated sentence by sentence",
+        "kept with findings",
     ]
 
 

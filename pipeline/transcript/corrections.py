@@ -74,7 +74,8 @@ def near_miss(core: str, term: str) -> tuple[str, float] | None:
     words = core.lower().split()
     if words[0] in STOPWORDS or words[-1] in STOPWORDS:
         return None  # "a load balancer" is "load balancer" one word later
-    if len(words) == 1 and zipf_frequency(words[0], "en") >= COMMON_WORD:
+    # a hyphenated word is judged whole: wordfreq scores "sg-ling" as "sg" and "ling"
+    if len(words) == 1 and zipf_frequency(words[0].replace("-", ""), "en") >= COMMON_WORD:
         return None
     said, key = squash(core), squash(term)
     if key in said or len(key) < MIN_SOUND_CHARS:

@@ -174,15 +174,37 @@ def test_a_translation_that_drops_a_kept_term_is_redone():
 
 
 def test_a_chinese_talk_is_written_in_chinese_and_translated_into_english():
-    unit = EvidenceUnit(id="t-00:00:00", kind="transcript", text=ZH, start=0.0)
-    claim = Claim(statement=ZH, units=["t-00:00:00"], terms=["KV cache"])
-    draft, _, replies = draft_with(
-        [ZH],
-        [GOOD, "Paging", "Paging the KV cache", "Waste."],
-        language="zh",
-        evidence=Evidence(language="zh", units=[unit]),
-        claims=(claim,),
-    )
+    draft, _, replies = chinese_talk([GOOD, *HEADINGS])
     assert draft.zh.sections[0].paragraphs[0].text == ZH
     assert draft.en.sections[0].paragraphs[0].text == GOOD
     assert replies.asked[:2] == ["write_paragraph", "translate_en"]
+
+
+def chinese_talk(translations: list[str]):
+    unit = EvidenceUnit(id="t-00:00:00", kind="transcript", text=ZH, start=0.0)
+    claim = Claim(statement=ZH, units=["t-00:00:00"], terms=["KV cache"])
+    evidence = Evidence(language="zh", units=[unit])
+    return draft_with([ZH], translations, language="zh", evidence=evidence, claims=(claim,))
+
+
+HEADINGS = ["Paging", "Paging the KV cache", "Waste."]
+FIRST, SECOND = GOOD.split(". ")
+LEFT_UNTRANSLATED = GOOD.replace("blocks", "块")
+
+
+def test_a_translation_failing_twice_is_redone_sentence_by_sentence():
+    replies = [LEFT_UNTRANSLATED] * 2 + [FIRST + ".", SECOND]
+    draft, _, _ = chinese_talk([*replies, *HEADINGS])
+    assert draft.en.sections[0].paragraphs[0].text == GOOD
+    assert [r.action for r in draft.revisions] == ["translated sentence by sentence"]
+
+
+def test_a_translation_failing_sentence_by_sentence_is_kept_with_its_findings():
+    replies = (
+        [LEFT_UNTRANSLATED] * 2
+        + [FIRST + ".", SECOND.replace("blocks", "块")]
+        + [SECOND.replace("blocks", "块")]
+    )
+    draft, _, _ = chinese_talk([*replies, *HEADINGS])
+    assert draft.en.sections[0].paragraphs[0].text == LEFT_UNTRANSLATED
+    assert [r.action for r in draft.revisions] == ["kept with findings"]

@@ -147,3 +147,8 @@ def test_units_of_unpunctuated_chinese_subtitles_keep_their_times():
     units = build_evidence(transcript, None, None, [], EvidenceOptions()).units
     starts = [u.start for u in units]
     assert starts == sorted(starts)
+    # cut between cues, where the speaker paused (or between words of a cue), never
+    # inside a word ("20" | "24年")
+    words = {w for s in transcript.segments for w in s.text.split()}
+    spoken = [u.text.split() for u in units if u.kind == "transcript"]
+    assert all(text[0] in words and text[-1] in words for text in spoken)

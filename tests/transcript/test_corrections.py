@@ -43,6 +43,14 @@ def test_near_misses_across_word_boundaries_are_matched_by_sound():
     assert text == "It runs on FlashInfer and keeps radix trees."
 
 
+def test_a_hyphenated_mishearing_is_judged_as_one_word():
+    # wordfreq scores "sg-ling" as the common "sg" and "ling"; as one word it is none
+    text, _ = corrected("The integration into sg-ling is on the way.", ["SGLang"])
+    assert text == "The integration into SGLang is on the way."
+    plain = "A light-weight model."
+    assert corrected(plain, ["LightLLM"]) == (plain, [])
+
+
 def test_plurals_keep_their_s():
     text, _ = corrected("We ran 400 J Sun schemas.", ["JSON schema"])
     assert text == "We ran 400 JSON schemas."
