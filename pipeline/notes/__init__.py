@@ -27,7 +27,7 @@ from pipeline.notes.options import NotesOptions
 from pipeline.notes.sections import split_sections
 from pipeline.prompts import Prompt
 from pipeline.schema import Claim, DroppedClaim, Evidence, EvidenceUnit, Notes, Section
-from pipeline.text import LANGUAGE_NAMES, NUMBER, has_cjk, numbers, writing_language
+from pipeline.text import CJK_CHARS, LANGUAGE_NAMES, NUMBER, has_cjk, numbers, writing_language
 
 MAX_TOKENS = 900
 MAX_STATEMENT_CHARS = 300
@@ -39,6 +39,11 @@ CLAUSE_END = re.compile(r"(?<=[,;:，；：])\s*")
 MIN_CONTENT_TOKENS = 3
 URL = re.compile(r"https?://\S+")
 QUANTITY = re.compile(r"(?<![A-Za-z\d.])\d+(?:[.,]\d+)*(?![A-Za-z\d]|[.,]\d)")
+# A space beside a Chinese character: where one subtitle cue ended and the next began.
+CUE_BREAK = re.compile(f"(?<=[{CJK_CHARS}])\\s+|\\s+(?=[{CJK_CHARS}])")
+CONDITION = re.compile(
+    r"(?<![\w.-])(?:[A-Za-z][\w.-]*\d[\w.-]*[A-Za-z\d]|\d+(?:\.\d+)?[BMK])(?![\w])"
+)
 TIMES = re.compile(r"(?<=\d)[x×](?![A-Za-z])")  # "2.2x" is a quantity, "x86" is a name
 
 
@@ -113,6 +118,27 @@ def checked(
     return kept, dropped
 
 
+def conditions(text: str) -> set[str]:
+    """Names with digits that qualify a measurement: hardware and model sizes ("A100",
+    "H100", "30B", "Llama-3-8B")."""
+    return set(CONDITION.findall(text))
+
+
+def with_conditions(claim: Claim, units: dict[str, EvidenceUnit]) -> Claim:
+    """A result stated without the conditions its source gives with the number ("2.2 times
+    the throughput" said "on A100 with a 30B model") becomes the source's own excerpt:
+    a number without its hardware and model misleads."""
+    for number in quantities(claim.statement):
+        for sentence in split_sentences(cited_text(claim.units, units)):
+            if number not in quantities(sentence):
+                continue
+            text = excerpt(sentence, number)
+            if conditions(text) - conditions(claim.statement) and number in quantities(text):
+                update = {"statement": text, "numbers": sorted(numbers(text))}
+                return claim.model_copy(update=update)
+    return claim
+
+
 def with_terms(claim: Claim, terms: list[str]) -> Claim:
     """The deck's terms the claim names, spelled as the deck spells them."""
     named = [t for t in terms if mentions(claim.statement, t)]
@@ -121,22 +147,26 @@ def with_terms(claim: Claim, terms: list[str]) -> Claim:
 
 def excerpt(sentence: str, number: str | None = None) -> str:
     """A sentence short enough to be a claim: a long run-on sentence (small ASR models
-    join clauses with commas) is cut to the clauses around `number`; text without any
-    punctuation (some subtitles) to a window of characters around it."""
+    join clauses with commas) is cut to the clauses around `number`; unpunctuated Chinese
+    subtitles to the cues around it (the evidence keeps a space at each cue's end), joined
+    by commas where the speaker paused; text without either to a window of characters."""
     text = sentence.strip()
-    if len(text) <= MAX_EXCERPT_CHARS:
+    cjk = has_cjk(text)
+    budget = MAX_WINDOW_CHARS if cjk else MAX_EXCERPT_CHARS
+    if len(text) <= budget:
         return text
-    parts = [p for p in CLAUSE_END.split(text) if p]
-    if len(parts) == 1:
-        at = max(text.find(number), 0) if number else 0
-        start = max(at - MAX_WINDOW_CHARS // 2, 0)
-        return text[start : start + MAX_WINDOW_CHARS]
-    glue = "" if has_cjk(text) else " "
+    parts, glue = [p for p in CLAUSE_END.split(text) if p], "" if cjk else " "
+    if len(parts) == 1 and cjk:
+        parts, glue = [p for p in CUE_BREAK.split(text) if p], "，"
     lo = next((k for k, p in enumerate(parts) if number and number in p), 0)
+    if len(parts[lo]) > budget:
+        at = max(parts[lo].find(number), 0) if number else 0
+        start = max(at - budget // 2, 0)
+        return parts[lo][start : start + budget]
     hi = lo + 1
-    while hi < len(parts) and len(glue.join(parts[lo : hi + 1])) <= MAX_EXCERPT_CHARS:
+    while hi < len(parts) and len(glue.join(parts[lo : hi + 1])) <= budget:
         hi += 1
-    while lo > 0 and len(glue.join(parts[lo - 1 : hi])) <= MAX_EXCERPT_CHARS:
+    while lo > 0 and len(glue.join(parts[lo - 1 : hi])) <= budget:
         lo -= 1
     return glue.join(parts[lo:hi])
 
@@ -202,6 +232,7 @@ def section_notes(
     except LLMError as err:
         raw, warning = [], f"{section.id}: no claims from the LLM ({err}); kept its sentences"
     kept, dropped = checked(raw, evidence_units, units)
+    kept = [with_conditions(c, evidence_units) for c in kept]
     claims = [with_terms(c, terms) for c in backfill(kept, units, opts.max_claims + 2)]
     return section.model_copy(update={"claims": claims, "dropped": dropped}), warning
 

@@ -103,6 +103,8 @@ def test_a_run_on_sentence_is_cut_to_the_clauses_around_its_number():
     assert cut.startswith("in batch mode xgrammar needs about 0.7 seconds")
     assert len(cut) <= 220 and not cut.endswith(" sec")
     assert excerpt("没有标点的字幕" * 40, None) == ("没有标点的字幕" * 40)[:100]
+    cues = " ".join(["整体来说相对粗糙", "例如PD分离也是24年的时候", "刚提出没多久"] * 8)
+    assert excerpt(cues, "24").startswith("例如PD分离也是24年的时候，刚提出没多久，")
 
 
 def test_speech_no_claim_cites_is_kept_as_a_claim():
@@ -110,3 +112,20 @@ def test_speech_no_claim_cites_is_kept_as_a_claim():
         claim("Reserving the maximum length wastes 60 to 80 percent.", ["t-00:00:00"])
     )
     assert any("t-00:00:06" in c.units for c in notes.sections[0].claims)
+
+
+def test_a_result_stated_without_its_hardware_and_model_becomes_the_sources_excerpt():
+    unit = EvidenceUnit(
+        id="t-00:01:19",
+        kind="transcript",
+        text="On A100 GPU with a 13B model, the three techniques gave 2.2 times the throughput "
+        "of static batching. Paging is not free.",
+        start=79.0,
+    )
+    evidence = Evidence(language="en", units=[unit])
+    bare = claim("The three techniques gave 2.2 times the throughput.", [unit.id], ["2.2"])
+    full = claim("On an A100 with a 13B model the gain was 2.2 times.", [unit.id], ["2.2"])
+    for reply, expected in [(bare, unit.text.split(". ")[0] + "."), (full, full["statement"])]:
+        llm, _ = scripted_llm([json.dumps({"claims": [reply]})])
+        notes = build_notes(evidence, [], llm, load_prompt("notes"), NotesOptions())
+        assert notes.sections[0].claims[0].statement == expected
