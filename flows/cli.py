@@ -17,7 +17,8 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode="markdown",
 )
-console = Console()
+# No emoji codes: an error message saying ":x:" is printed as it is.
+console = Console(emoji=False)
 
 
 @app.command()
@@ -99,13 +100,19 @@ def report(records: list[RunRecord]) -> None:
     if not records:
         console.print("[red]no talk folders found[/red]")
         return
-    table = Table("talk", "status", "seconds", "stages")
+    table = Table("talk", "status", "verdict", "seconds", "stages")
     for record in records:
         seconds = sum(s.seconds for s in record.stages)
         stages = " ".join(f"{s.name}:{s.status}" for s in record.stages)
         colour = {"succeeded": "green", "partial": "yellow"}.get(record.status, "red")
+        verdict = record.verdict or "-"
+        tint = {"推荐收录": "green", "需修改": "yellow"}.get(verdict, "red")
         table.add_row(
-            escape(record.talk), f"[{colour}]{record.status}[/{colour}]", f"{seconds:.1f}", stages
+            escape(record.talk),
+            f"[{colour}]{record.status}[/{colour}]",
+            f"[{tint}]{verdict}[/{tint}]",
+            f"{seconds:.1f}",
+            stages,
         )
     console.print(table)
     for record in records:

@@ -33,7 +33,8 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
         articles = tasks.article(run, draft, evidence, talk, review)
     except StageFailed:
         return run.record
-    return run.finish([run.store.path(article.file_name) for article in articles])
+    paths = [run.store.path(article.file_name) for article in articles]
+    return run.finish(paths, review.card.verdict)
 
 
 def configured(inputs_dir: Path | None, outputs_dir: Path | None) -> Settings:

@@ -230,7 +230,7 @@ def article(
     run: TalkRun, draft: Draft, evidence: Evidence, talk: Talk, review: Review
 ) -> list[Article]:
     def make() -> list[Article]:
-        return typeset(draft, evidence, talk.meta, talk.slug, review)
+        return typeset(draft, evidence, talk, review)
 
     return run_stage(run, stages.ARTICLE, make)
 

@@ -21,7 +21,14 @@ from pydantic import BaseModel
 from pipeline import __version__, source
 from pipeline.errors import StageFailure
 from pipeline.prompts import Prompt
-from pipeline.schema import Provenance, RunRecord, StageError, StageOutput, StageRecord
+from pipeline.schema import (
+    Provenance,
+    RunRecord,
+    StageError,
+    StageOutput,
+    StageRecord,
+    Verdict,
+)
 from pipeline.store import TalkStore, sha256_bytes, sha256_file, sha256_model
 
 C = TypeVar("C")
@@ -148,8 +155,9 @@ class TalkRun:
         """The stage has nothing to work on (e.g. a talk without a deck)."""
         self._add(stage.name, time.monotonic(), "skipped")
 
-    def finish(self, outputs: list[Path]) -> RunRecord:
+    def finish(self, outputs: list[Path], verdict: Verdict | None = None) -> RunRecord:
         status = "partial" if self.record.errors else "succeeded"
+        self.record.verdict = verdict
         return self._end(status, [str(p) for p in outputs])
 
     def _reuse_or_make(

@@ -168,3 +168,29 @@ def clock(seconds: float, hours: bool = False, millis: str | None = None) -> str
     else:
         text = f"{h}:{m:02d}:{s:02d}" if h else f"{m:02d}:{s:02d}"
     return f"{text}{millis}{ms:03d}" if millis else text
+
+
+# Elements of HTML (and the SVG/MathML roots): a tag named one of these in talk text is
+# markup, never content. Anything else in angle brackets is kept ("vector<int>",
+# "latency < 5 ms"): a sanitizer that strips every tag would eat code off a slide.
+HTML_ELEMENTS = frozenset(
+    """a abbr address area article aside audio b base bdi bdo blockquote body br button
+    canvas caption center cite code col colgroup data datalist dd del details dfn dialog
+    div dl dt em embed fieldset figcaption figure font footer form frame frameset h1 h2
+    h3 h4 h5 h6 head header hgroup hr html i iframe img input ins kbd label legend li
+    link main map mark marquee math menu meta meter nav noscript object ol optgroup
+    option output p param picture pre progress q rp rt ruby s samp script section select
+    slot small source span strike strong style sub summary sup svg table tbody td
+    template textarea tfoot th thead time title tr track tt u ul var video wbr""".split()  # noqa: SIM905
+)
+HTML_TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w-]*)(?:[\s/][^<>]*)?>")
+# Script and style bodies go with their tags: their text is code, not what was said.
+RAW_CONTENT = re.compile(r"<\s*(script|style)\b[^>]*>.*?(?:<\s*/\s*\1\s*>|$)", re.I | re.S)
+
+
+def plain_text(text: str) -> str:
+    """Talk text with its HTML markup removed (a subtitle's <i>, a slide title's
+    <img onerror=...>): text from a talk is data, and markup in it must never reach a page
+    or a prompt."""
+    text = RAW_CONTENT.sub("", text)
+    return HTML_TAG.sub(lambda m: "" if m.group(1).lower() in HTML_ELEMENTS else m.group(0), text)

@@ -1,4 +1,4 @@
-from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, clock
+from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, clock, plain_text
 
 
 def test_chinese_share_counts_latin_terms_as_words():
@@ -13,3 +13,9 @@ def test_clock_for_citations_ids_and_subtitles():
     assert clock(75.9, hours=True) == "00:01:15"
     assert clock(3723.456, hours=True, millis=",") == "01:02:03,456"
     assert clock(0.9996, hours=True, millis=".") == "00:00:01.000"
+
+
+def test_markup_is_removed_but_angle_brackets_of_code_and_maths_stay():
+    assert plain_text("<i>italic</i> cue<br/>") == "italic cue"
+    assert plain_text("<svg/onload=alert(1)>x<SCRIPT src=y>alert(2)</SCRIPT>") == "x"
+    assert plain_text("latency < 5 ms, vector<int>, a<b") == ("latency < 5 ms, vector<int>, a<b")

@@ -4,9 +4,9 @@ citations rendered as [mm:ss] and slide N."""
 from urllib.parse import urlencode, urlparse, urlsplit, urlunsplit
 
 import yaml
-from autocorrect_py import format as autocorrect_format
 
-from pipeline.schema import Article, Draft, DraftText, Evidence, EvidenceUnit, Review, TalkMeta
+from pipeline.article.typeset import typeset_plain, typeset_text
+from pipeline.schema import Article, Draft, DraftText, Evidence, EvidenceUnit, Review, Talk
 from pipeline.text import clock
 
 YOUTUBE_HOSTS = ("youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be")
@@ -37,24 +37,26 @@ def render_paragraph(
     lang: str,
     video_url: str | None,
 ) -> str:
+    text = typeset_text(text, lang)
     refs = [render_citation(evidence[c], video_url) for c in citations if c in evidence]
     if not refs:
         return text
     return f"{text}（{'、'.join(refs)}）" if lang == "zh" else f"{text} ({', '.join(refs)})"
 
 
-def front_matter(
-    draft: DraftText, tags: list[str], meta: TalkMeta, slug: str, review: Review, key: str
-) -> str:
+def front_matter(draft: DraftText, tags: list[str], talk: Talk, review: Review, key: str) -> str:
+    meta, lang = talk.meta, draft.lang
     data = {
-        "title": draft.title,
-        "summary": draft.summary or None,
-        "lang": draft.lang,
-        "talk": slug,
-        "speaker": meta.speaker,
+        "title": typeset_plain(draft.title, lang),
+        "summary": typeset_plain(draft.summary, lang) or None,
+        "lang": lang,
+        "talk": talk.slug,
+        "speaker": typeset_plain(meta.speaker, lang) if meta.speaker else None,
         "date": meta.date.isoformat() if meta.date else None,
         "tags": tags or None,
         "video": meta.video_url,
+        "deck": [p.name for p in talk.decks] or None,
+        "verdict": review.card.verdict,
         "review": review.verdict,
         "generated_from": key[:16],
     }
@@ -63,35 +65,23 @@ def front_matter(
 
 
 def typeset_one(
-    draft: DraftText,
-    tags: list[str],
-    evidence: Evidence,
-    meta: TalkMeta,
-    slug: str,
-    review: Review,
-    key: str,
+    draft: DraftText, tags: list[str], evidence: Evidence, talk: Talk, review: Review, key: str
 ) -> Article:
-    """One article as Markdown with YAML front matter; Chinese spacing fixed by autocorrect."""
-    units = evidence.by_id()
-    blocks = [f"# {draft.title}"]
+    """One article as Markdown with YAML front matter, typeset in the house style."""
+    units, lang = evidence.by_id(), draft.lang
+    blocks = [f"# {typeset_text(draft.title, lang)}"]
     for section in draft.sections:
-        blocks.append(f"## {section.title}")
+        blocks.append(f"## {typeset_text(section.title, lang)}")
         blocks += [
-            render_paragraph(p.text, p.citations, units, draft.lang, meta.video_url)
+            render_paragraph(p.text, p.citations, units, lang, talk.meta.video_url)
             for p in section.paragraphs
         ]
     body = "\n\n".join(blocks) + "\n"
-    if draft.lang == "zh":
-        body = autocorrect_format(body)
-    markdown = front_matter(draft, tags, meta, slug, review, key) + "\n" + body
-    return Article(lang=draft.lang, markdown=markdown)
+    markdown = front_matter(draft, tags, talk, review, key) + "\n" + body
+    return Article(lang=lang, markdown=markdown)
 
 
-def typeset(
-    draft: Draft, evidence: Evidence, meta: TalkMeta, slug: str, review: Review
-) -> list[Article]:
+def typeset(draft: Draft, evidence: Evidence, talk: Talk, review: Review) -> list[Article]:
     """The Chinese and the English article; `generated_from` names the draft they come from."""
     key = draft.provenance.key if draft.provenance else ""
-    return [
-        typeset_one(text, draft.tags, evidence, meta, slug, review, key) for text in draft.texts()
-    ]
+    return [typeset_one(text, draft.tags, evidence, talk, review, key) for text in draft.texts()]

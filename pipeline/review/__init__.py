@@ -19,6 +19,7 @@ from pipeline.grounding import (
     wrong_language_sentences,
 )
 from pipeline.prompts import Prompt
+from pipeline.review.card import review_card
 from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Review
 from pipeline.text import numbers
 
@@ -148,4 +149,5 @@ def review(
         check_titles(drafts, evidence),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
-    return Review(checks=checks, verdict=verdict, revisions=draft.revisions)
+    card = review_card(draft, checks)
+    return Review(checks=checks, verdict=verdict, revisions=draft.revisions, card=card)

@@ -16,7 +16,7 @@ from pipeline.schema.base import Contract, Provenance, StageError, StageOutput
 from pipeline.schema.deck import Bullet, Deck, Slide
 from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
 from pipeline.schema.notes import Claim, DroppedClaim, Notes, Section
-from pipeline.schema.review import Check, Review
+from pipeline.schema.review import Check, Review, ReviewCard, Verdict
 from pipeline.schema.run import RunRecord, StageRecord
 from pipeline.schema.talk import Talk, TalkMeta
 from pipeline.schema.timeline import Timeline, TimelineSpan
@@ -47,6 +47,7 @@ __all__ = [
     "Section",
     "Provenance",
     "Review",
+    "ReviewCard",
     "Role",
     "RunRecord",
     "Segment",
@@ -59,5 +60,6 @@ __all__ = [
     "Timeline",
     "TimelineSpan",
     "Transcript",
+    "Verdict",
     "Word",
 ]

@@ -1,6 +1,10 @@
 """Shared pieces of every contract: strictness, provenance, errors."""
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from pipeline.text import plain_text
 
 
 class Contract(BaseModel):
@@ -39,3 +43,7 @@ class StageError(Contract):
     def __str__(self) -> str:
         where = f" [{self.file}]" if self.file else ""
         return f"{self.stage}{where}: {self.message}"
+
+
+# Text that came from a talk or a model: its HTML markup is removed on the way in.
+PlainText = Annotated[str, AfterValidator(plain_text)]

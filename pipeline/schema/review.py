@@ -14,7 +14,20 @@ class Check(Contract):
     findings: list[str] = Field(default_factory=list, description="one line per problem")
 
 
+Verdict = Literal["推荐收录", "需修改", "不推荐收录"]
+
+
+class ReviewCard(Contract):
+    """What a reviewer reads first, in Chinese: what the talk says, and whether to publish."""
+
+    verdict: Verdict
+    summary: str = Field(description="what the article says: problem, method, results, limits")
+    assessment: str = Field(description="the verdict and why: strengths, readers, risks")
+    reasons: list[str] = Field(description="the rules that decided the verdict")
+
+
 class Review(StageOutput):
     checks: list[Check]
-    verdict: Literal["pass", "fail"]
+    verdict: Literal["pass", "fail"] = Field(description="whether every check passed")
     revisions: list[Revision] = Field(default_factory=list, description="made while drafting")
+    card: ReviewCard

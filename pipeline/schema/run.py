@@ -6,6 +6,7 @@ from typing import Literal
 from pydantic import Field
 
 from pipeline.schema.base import Contract, StageError
+from pipeline.schema.review import Verdict
 
 
 class StageRecord(Contract):
@@ -27,3 +28,4 @@ class RunRecord(Contract):
     errors: list[StageError] = Field(default_factory=list)
     versions: dict[str, str] = Field(default_factory=dict)
     outputs: list[str] = Field(default_factory=list, description="article paths")
+    verdict: Verdict | None = Field(None, description="the review card's verdict")

@@ -2,23 +2,51 @@
 
 import datetime as dt
 from pathlib import Path
+from typing import Annotated
+from urllib.parse import urlsplit
 
-from pydantic import Field
+from pydantic import Field, StringConstraints, field_validator
 
-from pipeline.schema.base import Contract
+from pipeline.schema.base import Contract, PlainText
+
+# Sizes a real talk never needs: a 10 MB title would otherwise reach every prompt.
+Term = Annotated[PlainText, StringConstraints(strip_whitespace=True, max_length=100)]
 
 
 class TalkMeta(Contract):
     """The optional talk.yaml."""
 
-    title: str | None = None
-    speaker: str | None = None
+    title: PlainText | None = Field(None, max_length=300)
+    speaker: PlainText | None = Field(None, max_length=200)
     date: dt.date | None = None
-    language: str | None = Field(None, description="ISO 639-1 code of the speech, e.g. 'en'.")
-    glossary: list[str] = Field(default_factory=list, description="Terms to spell right.")
-    video_url: str | None = Field(None, description="Public video; citations link into it.")
-    deck_password: str | None = Field(None, description="Opens an encrypted PDF deck.")
-    tags: list[str] = Field(default_factory=list, description="Category tags, broad first.")
+    language: str | None = Field(
+        None, max_length=8, description="ISO 639-1 code of the speech, e.g. 'en'."
+    )
+    glossary: list[Term] = Field(
+        default_factory=list, max_length=300, description="Terms to spell right."
+    )
+    video_url: str | None = Field(
+        None, max_length=2000, description="Public video (http or https); citations link into it."
+    )
+    deck_password: str | None = Field(
+        None, max_length=1000, description="Opens an encrypted PDF deck."
+    )
+    tags: list[Term] = Field(
+        default_factory=list, max_length=10, description="Category tags, broad first."
+    )
+
+    @field_validator("video_url")
+    @classmethod
+    def web_address(cls, url: str | None) -> str | None:
+        """Only a web address becomes a link: `javascript:` or `data:` never reaches a page."""
+        if url is None:
+            return None
+        parts = urlsplit(url.strip())
+        if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+            raise ValueError("must be an http(s) address")
+        if any(c in url for c in '<>"\\ \n'):
+            raise ValueError("must be a plain address, without quotes, spaces or angle brackets")
+        return url.strip()
 
 
 class Talk(Contract):

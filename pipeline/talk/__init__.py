@@ -28,14 +28,29 @@ DECK_SUFFIXES = {".pptx", ".pdf"}
 SUBTITLE_SUFFIXES = {".srt", ".vtt"}
 META_NAMES = {"talk.yaml", "talk.yml"}
 IGNORED_NAMES = {"README.md", "readme.md", "PROVENANCE.md"}
+MAX_META_BYTES = 64 * 1024
 
 
 def read_meta(path: Path) -> TalkMeta:
+    if path.stat().st_size > MAX_META_BYTES:
+        raise StageFailure(f"talk.yaml is larger than {MAX_META_BYTES // 1024} KB", path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         return TalkMeta.model_validate(data)
-    except (yaml.YAMLError, ValidationError, UnicodeDecodeError) as err:
-        raise StageFailure(f"talk.yaml is not valid: {err}", path) from err
+    except ValidationError as err:
+        # Which fields and why, never their values: they may be anything at all.
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'talk.yaml'}: {e['msg']}" for e in err.errors()
+        )
+        raise StageFailure(f"talk.yaml is not valid: {problems}", path) from err
+    except (yaml.YAMLError, UnicodeDecodeError) as err:
+        raise StageFailure(f"talk.yaml is not valid YAML text: {type(err).__name__}", path) from err
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether the file a talk folder lists is really in it: a symlink may point anywhere
+    (talk.yaml -> /etc/passwd), and its target would be read and echoed in errors."""
+    return path.resolve().is_relative_to(folder.resolve())
 
 
 def read_talk(folder: Path, slug: str) -> Talk:
@@ -48,6 +63,10 @@ def read_talk(folder: Path, slug: str) -> Talk:
         name, suffix = path.name, path.suffix.lower()
         if name.startswith(".") or name in IGNORED_NAMES or path.is_dir():
             continue
+        if not inside(path, folder):
+            raise StageFailure(
+                "is a link to a file outside the talk folder; copy the file in", path
+            )
         if suffix in MEDIA_SUFFIXES:
             media.append(path)
         elif suffix in DECK_SUFFIXES:

@@ -7,8 +7,12 @@ from pipeline.schema import (
     Evidence,
     EvidenceUnit,
     Review,
+    ReviewCard,
+    Talk,
     TalkMeta,
 )
+
+CARD = ReviewCard(verdict="推荐收录", summary="文章讲……", assessment="推荐收录：……", reasons=[])
 
 EVIDENCE = Evidence(
     units=[
@@ -25,15 +29,26 @@ def draft(lang: str, text: str, citations: list[str], title: str) -> DraftText:
     return DraftText(lang=lang, title=title, summary=f"{title} summary", sections=[section])
 
 
+def talk(**meta) -> Talk:
+    return Talk(slug="t", folder="inputs/t", decks=["inputs/t/slides.pdf"], meta=TalkMeta(**meta))
+
+
+def articles(en: DraftText, zh: DraftText, **meta) -> tuple[str, str]:
+    verdict = Review(checks=[], verdict="pass", card=CARD)
+    both = Draft(en=en, zh=zh, tags=["KV CACHE"])
+    zh_md, en_md = (a.markdown for a in typeset(both, EVIDENCE, talk(**meta), verdict))
+    return zh_md, en_md
+
+
 def test_typeset_front_matter_citations_and_chinese_spacing():
-    meta = TalkMeta(title="T", speaker="S", video_url="https://www.youtube.com/watch?v=abc")
     en = draft("en", "Throughput rose 2.2 times.", ["t-01:05", "s-03", "n-03"], "T")
     zh = draft("zh", "吞吐量提升了2.2倍。", ["t-01:05", "s-03"], "标题")
-    verdict = Review(checks=[], verdict="pass")
-    both = Draft(en=en, zh=zh, tags=["KV CACHE"])
-    zh_md, en_md = (a.markdown for a in typeset(both, EVIDENCE, meta, "t", verdict))
+    zh_md, en_md = articles(
+        en, zh, title="T", speaker="S", video_url="https://www.youtube.com/watch?v=abc"
+    )
     assert en_md.startswith("---\ntitle: T\nsummary: T summary\nlang: en\n")
     assert "tags:\n- KV CACHE\n" in en_md
+    assert "deck:\n- slides.pdf\nverdict: 推荐收录\n" in en_md
     assert "([[01:05]](https://www.youtube.com/watch?v=abc&t=65), slide 3, slide 3 notes)" in en_md
     assert "## T results" in en_md
     assert "吞吐量提升了 2.2 倍。" in zh_md  # autocorrect spacing between CJK and digits
@@ -43,3 +58,20 @@ def test_typeset_front_matter_citations_and_chinese_spacing():
 def test_video_links_for_youtube_and_other_players():
     assert video_link("https://youtu.be/abc", 12.7) == "https://youtu.be/abc?t=12"
     assert video_link("https://example.org/v.mp4#x", 5) == "https://example.org/v.mp4#t=5"
+
+
+def test_house_typesetting_units_identifiers_simplified_characters():
+    en = draft("en", "Set max_num_seqs to 256 with 16GB and 5ms budgets.", ["s-03"], "T")
+    zh = draft("zh", "把max_num_seqs設為256，記憶體16GB。", ["s-03"], "設定")
+    zh_md, en_md = articles(en, zh)
+    assert "Set `max_num_seqs` to 256 with 16 GB and 5 ms budgets." in en_md
+    assert "把 `max_num_seqs` 设为 256，记忆体 16 GB。" in zh_md and "# 设定" in zh_md
+    assert "title: 设定" in zh_md  # front matter typeset too
+
+
+def test_markup_from_a_model_or_a_talk_is_shown_as_text():
+    said = "Click [here](javascript:alert(1)) or <img src=x onerror=alert(4)> for vector<int>."
+    en = draft("en", said, ["s-03"], "T")
+    zh_md, en_md = articles(en, draft("zh", "见下文。", ["s-03"], "标题"))
+    assert "[here](javascript:" not in en_md and "\\[here\\](javascript:" in en_md  # not a link
+    assert "<img" not in en_md and "onerror" not in en_md and "vector&lt;int&gt;" in en_md

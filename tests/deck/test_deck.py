@@ -129,3 +129,9 @@ def test_real_libreoffice_renders_a_real_pptx(tmp_path):
     for slide in deck.slides:
         with Image.open(tmp_path / slide.thumbnail) as picture:
             assert picture.width == 960 and picture.getextrema()[0][0] < 100  # not blank
+
+
+def test_markup_on_a_slide_never_reaches_the_deck(tmp_path):
+    titles = ["<script>alert(1)</script>Paging", "vector<int> <img src=x onerror=alert(4)>"]
+    deck = deck_of(tmp_path, [pptx_with_slides(tmp_path / "d.pptx", titles)])
+    assert [s.title for s in deck.slides] == ["Paging", "vector<int> "]

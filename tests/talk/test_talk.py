@@ -74,3 +74,34 @@ def test_an_outputs_folder_inside_inputs_is_not_a_talk(tmp_path):
         (inputs / folder / "talk.mp3").write_bytes(b"x")
     assert discover_talks(inputs) == [inputs / "outputs" / "talk", inputs / "talk"]
     assert discover_talks(inputs, inputs / "outputs") == [inputs / "talk"]
+
+
+def test_a_link_to_a_file_outside_the_folder_is_refused_and_never_read(example_talk, tmp_path):
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("title: root:x:0:0:root:/root:/bin/bash\n")
+    (example_talk / "talk.yaml").unlink()
+    (example_talk / "talk.yaml").symlink_to(secret)
+    with pytest.raises(StageFailure) as caught:
+        read_talk(example_talk, "t")
+    assert caught.value.file.endswith("talk.yaml") and "outside the talk folder" in str(
+        caught.value
+    )
+    assert "root" not in caught.value.message
+
+
+def test_talk_yaml_sizes_are_bounded_and_values_never_echoed(example_talk):
+    (example_talk / "talk.yaml").write_text(
+        f"title: {'x' * 400}\nvideo_url: 'javascript:alert(1)'\n"
+    )
+    with pytest.raises(StageFailure) as caught:
+        read_talk(example_talk, "t")
+    assert "title" in caught.value.message and "video_url" in caught.value.message
+    assert "xxx" not in caught.value.message and "alert" not in caught.value.message
+    (example_talk / "talk.yaml").write_text("title: " + "x" * 70_000 + "\n")
+    with pytest.raises(StageFailure, match="larger than 64 KB"):
+        read_talk(example_talk, "t")
+
+
+def test_markup_in_talk_yaml_is_removed_on_the_way_in(example_talk):
+    (example_talk / "talk.yaml").write_text("title: 'Paging <img src=x onerror=alert(4)>'\n")
+    assert read_talk(example_talk, "t").meta.title == "Paging "

@@ -1,0 +1,105 @@
+"""The review card a reviewer reads first (../shared/style.md): what the talk says, and a
+verdict with its reasons, in Chinese.
+
+The verdict follows written rules over the automatic checks, never the model's opinion;
+the prose is assembled from the reviewed Chinese article (its own sentences, so it is as
+grounded as the article) and from what the checks found.
+"""
+
+import re
+
+from pipeline.grounding import split_sentences
+from pipeline.schema import Check, Draft, DraftSection, ReviewCard, Revision
+from pipeline.text import numbers
+
+# A failure of these means the article may state what the talk did not: never publish.
+TRUST_CHECKS = ("citations", "numbers_grounded", "sentences_supported", "no_prompt_echo")
+# Drafting actions that leave text a person should read before publishing.
+UNRESOLVED = ("kept with findings",)
+MIN_PARAGRAPHS = 2  # fewer is no article
+# Words with which a speaker says a result is their own measurement.
+SELF_MEASURED = re.compile(
+    r"\bown (?:benchmarks?|measurements?|tests?)|we measured|in our (?:benchmark|test|experiment)"
+    r"|自测|自己的(?:基准|测试|测量)|我们的(?:测试|测量|基准)",
+    re.IGNORECASE,
+)
+HARDWARE = re.compile(r"\b(?:[AHBLV]\d{2,3}|MI\d{3}X?|RTX ?\d{4}|TPU ?v\d|昇腾 ?\d*)\b|昇腾")
+
+
+def verdict_of(
+    checks: list[Check], revisions: list[Revision], paragraphs: int
+) -> tuple[str, list[str]]:
+    """The verdict and the rules that decided it."""
+    failed = [c.name for c in checks if not c.passed]
+    if untrusted := [name for name in failed if name in TRUST_CHECKS]:
+        return "不推荐收录", [f"未通过可信度检查：{'、'.join(untrusted)}"]
+    if paragraphs < MIN_PARAGRAPHS:
+        return "不推荐收录", [f"正文只有 {paragraphs} 段，不成文章"]
+    reasons = [f"未通过检查：{'、'.join(failed)}"] if failed else []
+    if unresolved := [r.where for r in revisions if r.action in UNRESOLVED]:
+        reasons.append(f"{len(unresolved)} 处文字带着检查意见保留（{'、'.join(unresolved[:3])}）")
+    return ("需修改", reasons) if reasons else ("推荐收录", ["全部自动检查通过"])
+
+
+def first_sentence(sections: list[DraftSection], with_number: bool = False) -> str | None:
+    for section in sections:
+        for paragraph in section.paragraphs:
+            for sentence in split_sentences(paragraph.text):
+                if not with_number or numbers(sentence):
+                    return sentence.rstrip("。.")
+    return None
+
+
+def summary_of(draft: Draft) -> str:
+    """ "文章讲……：重点包括……；实测……；作者同时指出……。", from the Chinese article."""
+    zh = draft.zh
+    by_role = {role: [s for s in zh.sections if s.role == role] for role in ("results", "limits")}
+    core = [s.title for s in zh.sections if s.role not in ("results", "limits")] or [
+        s.title for s in zh.sections
+    ]
+    parts = [f"文章讲{zh.title}：重点包括{'、'.join(core[:4])}"]
+    if measured := first_sentence(by_role["results"], with_number=True):
+        parts.append(f"实测{measured}")
+    if limit := first_sentence(by_role["limits"]):
+        parts.append(f"作者同时指出{limit}")
+    return "；".join(parts) + "。"
+
+
+def risks_of(draft: Draft) -> list[str]:
+    results = " ".join(
+        p.text for s in (*draft.zh.sections, *draft.en.sections) for p in s.paragraphs
+    )
+    risks = []
+    if SELF_MEASURED.search(results):
+        risks.append("数据为演讲者自测")
+    if hardware := sorted(set(HARDWARE.findall(results))):
+        risks.append(f"结果依赖特定硬件（{'、'.join(hardware[:3])}）")
+    risks.append("数字只来自这一场演讲，未经独立复现")
+    return risks
+
+
+def strengths_of(draft: Draft) -> list[str]:
+    zh = draft.zh.sections
+    found = []
+    if count := sum(len(numbers(p.text)) for s in zh for p in s.paragraphs):
+        found.append(f"文中 {count} 处数字均可追溯到演讲原文")
+    if mechanisms := [s.title for s in zh if s.role == "mechanism"]:
+        found.append(f"讲清了机制（{'、'.join(mechanisms[:3])}）")
+    if any(s.role == "limits" for s in zh):
+        found.append("交代了适用边界")
+    return found
+
+
+def review_card(draft: Draft, checks: list[Check]) -> ReviewCard:
+    paragraphs = sum(len(s.paragraphs) for s in draft.zh.sections)
+    verdict, reasons = verdict_of(checks, draft.revisions, paragraphs)
+    readers = " · ".join(draft.tags) or "AI 基础设施"
+    strengths = strengths_of(draft)
+    lines = [f"{verdict}：{'；'.join(reasons)}。"]
+    if strengths:
+        lines.append(f"{'，'.join(strengths)}。")
+    lines.append(f"适合关注 {readers} 的 AI 基础设施工程师阅读。")
+    lines.append(f"风险：{'；'.join(risks_of(draft))}。")
+    return ReviewCard(
+        verdict=verdict, summary=summary_of(draft), assessment="".join(lines), reasons=reasons
+    )

@@ -1,0 +1,56 @@
+import pytest
+
+from pipeline.schema import Revision
+from tests.review.test_review import EN, ZH, review
+
+
+def test_a_faithful_article_is_recommended_with_its_grounds_readers_and_risks():
+    result, _ = review()
+    card = result.card
+    assert card.verdict == "推荐收录" and card.reasons == ["全部自动检查通过"]
+    assert (
+        card.summary.startswith("文章讲缓存分页：")
+        and "实测在演讲者自己的基准测试中" in card.summary
+    )
+    assert "2 处数字均可追溯到演讲原文" in card.assessment
+    assert "数据为演讲者自测" in card.assessment and "未经独立复现" in card.assessment
+
+
+@pytest.mark.parametrize(
+    ("en", "zh", "verdict", "reason"),
+    [
+        # an invented number: the article says what the talk did not
+        ([EN[0].replace("2.2", "2.5"), EN[1]], ZH, "不推荐收录", "numbers_grounded"),
+        # fabricated prose, unsupported by the cited passage
+        (
+            [EN[0], EN[1] + " Startups save millions with it."],
+            ZH,
+            "不推荐收录",
+            "sentences_supported",
+        ),
+        # the prompt echoed into the article
+        ([EN[0] + " Use only the facts in the notes.", EN[1]], ZH, "不推荐收录", "no_prompt_echo"),
+        # an untranslated paragraph: fixable, but not publishable as it is
+        (EN, [ZH[0], "The cache is handed out in blocks of 16 tokens."], "需修改", "languages"),
+    ],
+)
+def test_a_failing_article_is_never_recommended(en, zh, verdict, reason):
+    result, _ = review(en=en, zh=zh)
+    assert result.verdict == "fail"
+    assert result.card.verdict == verdict and reason in result.card.reasons[0]
+
+
+def test_a_fragment_heading_needs_editing():
+    result, _ = review(en_title="16 tokens each, handed out")
+    assert result.card.verdict == "需修改" and "titles_not_fragments" in result.card.reasons[0]
+
+
+def test_text_kept_with_findings_needs_a_reader_before_publishing():
+    kept = Revision(where="zh §1¶2", findings=["number 16 is missing"], action="kept with findings")
+    result, _ = review(revisions=[kept])
+    assert result.card.verdict == "需修改" and "zh §1¶2" in result.card.reasons[0]
+
+
+def test_an_article_of_one_paragraph_is_not_recommended():
+    result, _ = review(en=EN[:1] + [EN[0]], zh=ZH[:1] + [ZH[0]])
+    assert result.card.verdict != "推荐收录"
