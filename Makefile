@@ -7,10 +7,11 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 EXAMPLE := inputs/examples/kv-cache-serving
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 
 
-.PHONY: setup demo test test-fast bench lint format example clean
+.PHONY: setup demo test test-fast bench lint format example clean browser
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -23,9 +24,15 @@ setup: $(STAMP)
 
 demo: setup
 	$(BIN)/talk2article run $(EXAMPLE)
+	$(BIN)/talk2article site build
 
-test: setup lint
+test: setup lint browser
 	$(BIN)/pytest -q
+
+# Debian's Chromium and chromedriver for the browser test of the site (needs root or sudo).
+browser:
+	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium chromium-driver; }
 
 # Everything but the tests that load a real bundled model (Whisper, the LLM): about a minute.
 test-fast: setup

@@ -5,8 +5,9 @@ seconds per talk minute.
 
     python benchmarks/article_quality.py [--model 1.5b|0.5b] [--long] [--cases a,b]
 
-Outputs go to outputs/benchmarks/<model>/, cleared before each case so every figure is
-a cold run's (`--keep` reuses fresh stages instead, for a quick look after a change).
+Outputs go to outputs/.benchmarks/<model>/ (hidden: never published on the site), cleared
+before each case so every figure is a cold run's (`--keep` reuses fresh stages instead, for
+a quick look after a change).
 Prints one line per case and, last, one JSON object: the worst value over the cases for
 each figure, and the LLM seconds per talk minute per case length.
 """
@@ -216,7 +217,7 @@ def main() -> None:
     parser.add_argument("--measure-only", action="store_true", help="do not run, only measure")
     parser.add_argument("--keep", action="store_true", help="reuse fresh stages (not cold)")
     args = parser.parse_args()
-    outputs = ROOT / "outputs" / "benchmarks" / args.model
+    outputs = ROOT / "outputs" / ".benchmarks" / args.model
     inputs = Path(tempfile.gettempdir()) / "talk2article-bench-inputs"
     wanted = args.cases.split(",") if args.cases else None
     cases = [c for c in sorted(CASES.iterdir()) if (c / "truth.yaml").is_file()]

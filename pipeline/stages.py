@@ -21,7 +21,13 @@ from pipeline.schema import (
 from pipeline.transcript.subtitles import to_srt, to_vtt
 
 # The talk folder classified: recording, decks, subtitles, talk.yaml. Cheap: always runs.
-TALK = Stage[Talk]("talk", code="pipeline.talk", contract=Talk)
+# talk.json tells the site what the talk is (never the deck's password).
+TALK = Stage[Talk](
+    "talk",
+    code="pipeline.talk",
+    contract=Talk,
+    texts=lambda t: {"talk.json": t.model_dump_json(indent=2, exclude={"meta": {"deck_password"}})},
+)
 
 # Slides (titles, bullets, tables, notes) and a picture of each. A talk without a usable
 # deck goes on with its speech alone.

@@ -1,0 +1,119 @@
+"""The site (outputs/site/): MkDocs Material sources for every published talk, Chinese by
+default and English beside it (mkdocs-static-i18n), and the built pages.
+
+    outputs/site/mkdocs.yml, docs/ (index, about, articles/, proof/, assets/), public/
+
+The docs folder is written afresh into a temporary folder and swapped in whole, so a
+failed build never leaves a half-written site.
+"""
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+from pydantic import Field
+
+from pipeline.errors import StageFailure
+from pipeline.schema import Contract
+from pipeline.site.pages import about_page, article_page, index_page, page_path, proof_page
+from pipeline.site.talks import PublishedTalk, published_talks
+
+# Chinese words are segmented by jieba with zero-width spaces, which must separate words.
+SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
+NAV_EN = {"首页": "Home", "文章": "Articles", "校对": "Proofreading", "关于本站": "About"}
+
+
+class SiteBuild(Contract):
+    site: str = Field(description="the MkDocs project folder")
+    public: str | None = Field(None, description="the built pages, if built")
+    articles: list[str] = Field(description="the published talks, latest first")
+    left_out: list[str] = Field(default_factory=list, description="talks not published, and why")
+
+
+def mkdocs_config(talks: list[PublishedTalk], site_url: str | None) -> dict:
+    def entries(kind: str) -> list[dict[str, str]]:
+        return [{talk.draft.zh.title: page_path(kind, talk.slug, "zh")} for talk in talks]
+
+    nav = [{"首页": "index.md"}, {"关于本站": "about.md"}]
+    if talks:
+        nav[1:1] = [{"文章": entries("articles")}, {"校对": entries("proof")}]
+    return {
+        "site_name": "talk2article",
+        "site_description": "Technical talks turned into cited bilingual articles.",
+        **({"site_url": site_url} if site_url else {}),
+        "docs_dir": "docs",
+        "site_dir": "public",
+        "strict": True,
+        "theme": {
+            "name": "material",
+            "language": "zh",
+            # no navigation.instant: it breaks the language switch of static-i18n
+            "features": ["navigation.tabs", "search.highlight", "content.code.copy"],
+        },
+        "markdown_extensions": ["admonition", "attr_list", "md_in_html", "tables", "toc"],
+        "plugins": [
+            {"search": {"separator": SEARCH_SEPARATOR}},
+            {
+                "i18n": {
+                    "docs_structure": "suffix",
+                    "fallback_to_default": True,
+                    "reconfigure_material": True,
+                    "reconfigure_search": True,
+                    "languages": [
+                        {"locale": "zh", "default": True, "name": "中文", "build": True},
+                        {
+                            "locale": "en",
+                            "name": "English",
+                            "build": True,
+                            "nav_translations": NAV_EN,
+                        },
+                    ],
+                }
+            },
+        ],
+        "nav": nav,
+    }
+
+
+def write_docs(docs: Path, talks: list[PublishedTalk]) -> None:
+    pages = {"index.md": index_page(talks, "zh"), "index.en.md": index_page(talks, "en")}
+    pages |= {"about.md": about_page("zh"), "about.en.md": about_page("en")}
+    for talk in talks:
+        for lang in ("zh", "en"):
+            pages[page_path("articles", talk.slug, lang)] = article_page(talk, lang)
+        pages[page_path("proof", talk.slug, "zh")] = proof_page(talk)
+    for name, text in pages.items():
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+        (docs / name).write_text(text, encoding="utf-8")
+    for name, picture in {k: v for t in talks for k, v in t.pictures().items()}.items():
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(picture, docs / name)
+
+
+def write_site(outputs_dir: Path, site_dir: Path, site_url: str | None = None) -> SiteBuild:
+    """The MkDocs project for every published talk under `outputs_dir`."""
+    talks, left_out = published_talks(outputs_dir, skip=site_dir)
+    site_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=site_dir, prefix=".docs-") as tmp:
+        write_docs(Path(tmp), talks)
+        config = yaml.safe_dump(mkdocs_config(talks, site_url), allow_unicode=True, sort_keys=False)
+        (Path(tmp) / "mkdocs.yml").write_text(config, encoding="utf-8")
+        shutil.rmtree(site_dir / "docs", ignore_errors=True)
+        (Path(tmp) / "mkdocs.yml").replace(site_dir / "mkdocs.yml")
+        Path(tmp).rename(site_dir / "docs")
+        Path(tmp).mkdir()  # for the context manager to remove
+    return SiteBuild(site=str(site_dir), articles=[t.slug for t in talks], left_out=left_out)
+
+
+def build_site(outputs_dir: Path, site_dir: Path, site_url: str | None = None) -> SiteBuild:
+    """Write the MkDocs project and build it strictly into `site_dir`/public."""
+    written = write_site(outputs_dir, site_dir, site_url)
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--clean"]
+    done = subprocess.run(command, cwd=site_dir, capture_output=True, text=True)
+    if done.returncode != 0:
+        problem = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        raise StageFailure(f"mkdocs build failed: {' | '.join(problem)}", site_dir / "mkdocs.yml")
+    return written.model_copy(update={"public": str(site_dir / "public")})

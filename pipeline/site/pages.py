@@ -1,0 +1,186 @@
+"""The Markdown pages of the site: index cards, articles with their slides, review cards,
+proofreading pages and the about page. Text from talks and models goes through the house
+typesetting, which escapes markup; the HTML here is the site's own."""
+
+import posixpath
+
+from pipeline.article import render_citation
+from pipeline.article.typeset import typeset_plain, typeset_text
+from pipeline.schema import EvidenceUnit
+from pipeline.site.talks import PublishedTalk
+from pipeline.text import clock
+
+PROMISE = {
+    "zh": "把每一场技术演讲变成可检索的系统知识：从视频和幻灯片出发，沿模型架构、显存管理、"
+    "调度与算子优化的因果链，为 AI 系统工程师写成中英双语的深度文章。",
+    "en": "Every technical talk turned into searchable systems knowledge: from the video and "
+    "the slides, along the causal chain of model architecture, memory management, scheduling "
+    "and kernel optimisation, bilingual deep articles for AI systems engineers.",
+}
+HEADINGS = {
+    "zh": {"latest": "最新文章", "card": "审稿卡", "speaker": "讲者", "date": "日期",
+           "video": "视频", "deck": "幻灯片", "proof": "中英对照校对", "none": "还没有文章。"},
+    "en": {"latest": "Latest articles", "card": "Review card", "speaker": "Speaker",
+           "date": "Date", "video": "Video", "deck": "Slides", "proof": "zh/en proofreading",
+           "none": "No articles yet."},
+}  # fmt: skip
+ABOUT = {
+    "zh": """# 关于本站
+
+本站的文章由开源流水线 talk2article 生成，每一篇都经过同样的步骤：
+
+1. **带时间戳的转写**：用 Whisper 模型把演讲录音转成逐句带时间的文字（或直接读取演讲的字幕）。
+2. **幻灯片分析**：读取 PPTX/PDF 的标题、正文、表格和备注，并判断每一刻屏幕上是哪一页。
+3. **证据与章节结构**：把讲话和幻灯片切成可引用的证据单元，按演讲自己的段落记下每一段的事实，
+   再沿“问题 → 原因 → 机制 → 结果 → 边界”的因果链排出章节。
+4. **写作**：每一段只根据它引用的证据来写，先用演讲的语言写，再翻译成另一种语言。
+5. **审校**：代码逐句检查数字、用词支持度、语言纯度和重复；未通过的段落会重写或换成原话，
+   每篇文章顶部的审稿卡给出结论和理由。
+6. **中英排版与发布**：按中文排版规范处理空格与标点，用 MkDocs Material 构建本站，自动发布。
+
+文中的 `[mm:ss]` 链接跳到视频的对应秒数，`slide N` 链接打开对应的幻灯片。
+""",
+    "en": """# About this site
+
+The articles here are made by the open-source pipeline talk2article, each by the same steps:
+
+1. **Timestamped transcription** of the recording with a Whisper model (or the talk's own
+   subtitles).
+2. **Deck analysis**: titles, text, tables and notes of the PPTX/PDF, and which slide is on
+   screen when.
+3. **Evidence and chapter structure**: speech and slides cut into citable units, the facts of
+   each of the talk's own sections noted, chapters laid along the causal chain (problem →
+   cause → mechanism → results → limits).
+4. **Writing**: each paragraph only from the evidence it cites, first in the talk's language,
+   then translated.
+5. **Review**: code checks every sentence's numbers, support, language and repeats; failing
+   paragraphs are rewritten or replaced by the talk's own words, and the review card at the
+   top of each article gives the verdict and why.
+6. **Bilingual typesetting and publishing**: built with MkDocs Material and published
+   automatically.
+
+`[mm:ss]` links open the video at that second; `slide N` links open that slide.
+""",
+}
+
+
+def page_path(kind: str, slug: str, lang: str) -> str:
+    """Where a page of a talk lives under docs/ (the English one with the .en suffix)."""
+    return f"{kind}/{slug}{'.en' if lang == 'en' else ''}.md"
+
+
+def relative(target: str, page: str) -> str:
+    """A link from one docs/ path to another."""
+    return posixpath.relpath(target, posixpath.dirname(page))
+
+
+def card_lines(talk: PublishedTalk, lang: str, page: str) -> list[str]:
+    """A card of the index: tags, title (a link), one-sentence summary."""
+    text = talk.text(lang)
+    tags = " · ".join(typeset_plain(t, "en") for t in talk.draft.tags)
+    link = relative(page_path("articles", talk.slug, "zh"), page)
+    lines = [f"-   {typeset_text(tags, 'en')}" if tags else "-   &nbsp;", "", "    ---", ""]
+    lines += [f"    [{typeset_text(text.title, lang)}]({link})", ""]
+    if text.summary:
+        lines += [f"    {typeset_text(text.summary, lang)}", ""]
+    return lines
+
+
+def index_page(talks: list[PublishedTalk], lang: str) -> str:
+    words = HEADINGS[lang]
+    title = "talk2article"
+    lines = [f"# {title}", "", PROMISE[lang], "", f"## {words['latest']}", ""]
+    if not talks:
+        return "\n".join([*lines, words["none"], ""])
+    lines += ['<div class="grid cards" markdown>', ""]
+    for talk in talks:
+        lines += card_lines(talk, lang, "index.md")
+    return "\n".join([*lines, "</div>", ""])
+
+
+def about_page(lang: str) -> str:
+    return ABOUT[lang]
+
+
+def review_card(talk: PublishedTalk, lang: str) -> list[str]:
+    card = talk.review.card
+    kind = {"推荐收录": "success", "需修改": "warning"}.get(card.verdict, "danger")
+    heading = f"{HEADINGS[lang]['card']} · {card.verdict}"
+    body = [typeset_text(card.summary, "zh"), "", typeset_text(card.assessment, "zh")]
+    return [f'!!! {kind} "{heading}"', "", *(f"    {line}" if line else "" for line in body), ""]
+
+
+def facts_line(talk: PublishedTalk, lang: str, page: str) -> list[str]:
+    words, meta = HEADINGS[lang], talk.talk.meta
+    facts = []
+    if meta.speaker:
+        facts.append(f"{words['speaker']}：{typeset_text(meta.speaker, lang)}")
+    if meta.date:
+        facts.append(f"{words['date']}：{meta.date.isoformat()}")
+    if meta.video_url:
+        facts.append(f"[{words['video']}]({meta.video_url})")
+    if decks := [p.name for p in talk.talk.decks]:
+        facts.append(f"{words['deck']}：{typeset_text(', '.join(decks), 'en')}")
+    proof = relative(page_path("proof", talk.slug, "zh"), page)
+    facts.append(f"[{words['proof']}]({proof})")
+    return [" · ".join(facts), ""]
+
+
+def citation(unit: EvidenceUnit, talk: PublishedTalk, page: str) -> str:
+    """[mm:ss] to the video second; slide N to the slide's picture."""
+    if unit.kind != "transcript" and (picture := talk.picture(unit.slide)):
+        suffix = " notes" if unit.kind == "notes" else ""
+        return f"[slide {unit.slide}{suffix}]({relative(picture, page)})"
+    return render_citation(unit, talk.talk.meta.video_url)
+
+
+def paragraph_lines(
+    text: str, citations: list[str], talk: PublishedTalk, lang: str, page: str, shown: set[int]
+) -> list[str]:
+    """A paragraph, after the picture of the first slide it cites that is not shown yet."""
+    units = [talk.units[c] for c in citations if c in talk.units]
+    lines = []
+    for slide in dict.fromkeys(u.slide for u in units if u.slide is not None):
+        if slide not in shown and (picture := talk.picture(slide)):
+            shown.add(slide)
+            image = relative(picture, page)
+            lines += [f'![slide {slide}]({image}){{ align=right width="320" loading=lazy }}', ""]
+            break
+    refs = [citation(u, talk, page) for u in units]
+    body = typeset_text(text, lang)
+    if refs:
+        body += f"（{'、'.join(refs)}）" if lang == "zh" else f" ({', '.join(refs)})"
+    return [*lines, body, ""]
+
+
+def article_page(talk: PublishedTalk, lang: str) -> str:
+    page = page_path("articles", talk.slug, lang)
+    text = talk.text(lang)
+    lines = [f"# {typeset_text(text.title, lang)}", ""]
+    if text.summary:
+        lines += [f"*{typeset_text(text.summary, lang)}*", ""]
+    lines += facts_line(talk, lang, page) + review_card(talk, lang)
+    shown: set[int] = set()
+    for section in text.sections:
+        lines += [f"## {typeset_text(section.title, lang)}", ""]
+        for p in section.paragraphs:
+            lines += paragraph_lines(p.text, p.citations, talk, lang, page, shown)
+    return "\n".join(lines)
+
+
+def proof_page(talk: PublishedTalk) -> str:
+    """For reviewers: each paragraph in Chinese and then in English, with its citations."""
+    page = page_path("proof", talk.slug, "zh")
+    zh, en = talk.draft.zh, talk.draft.en
+    article = relative(page_path("articles", talk.slug, "zh"), page)
+    lines = [f"# {HEADINGS['zh']['proof']}：{typeset_text(zh.title, 'zh')}", ""]
+    lines += [f"[← {typeset_text(zh.title, 'zh')}]({article})", ""]
+    lines += review_card(talk, "zh")
+    for zh_section, en_section in zip(zh.sections, en.sections, strict=False):
+        lines += [f"## {typeset_text(zh_section.title, 'zh')}", ""]
+        lines += [f"*{typeset_text(en_section.title, 'en')}*", ""]
+        for n, (z, e) in enumerate(zip(zh_section.paragraphs, en_section.paragraphs, strict=False)):
+            refs = [clock(talk.units[c].start or 0.0) for c in z.citations if c in talk.units]
+            lines += [f"**¶{n + 1}** {' '.join(refs)}", ""]
+            lines += [f"> {typeset_text(z.text, 'zh')}", ">", f"> {typeset_text(e.text, 'en')}", ""]
+    return "\n".join(lines)

@@ -1,0 +1,93 @@
+"""An outputs folder as a run leaves it, made from contracts (no models): what the site and
+the browser tests publish."""
+
+import datetime as dt
+from pathlib import Path
+
+from PIL import Image
+
+from pipeline.prompts import load_prompt
+from pipeline.review import review
+from pipeline.schema import (
+    Deck,
+    Draft,
+    DraftParagraph,
+    DraftSection,
+    DraftText,
+    Evidence,
+    EvidenceUnit,
+    RunRecord,
+    Slide,
+    Talk,
+    TalkMeta,
+)
+from pipeline.store import TalkStore
+
+VIDEO = "https://www.youtube.com/watch?v=abc"
+UNITS = [
+    EvidenceUnit(
+        id="t-00:01:05",
+        kind="transcript",
+        text="Reserving the maximum length for every request wastes 60 to 80 percent of the "
+        "KV cache memory.",
+        start=65.0,
+        end=70.0,
+        slide=2,
+    ),
+    EvidenceUnit(
+        id="s-02",
+        kind="slide",
+        text="PagedAttention\nBlocks of 16 tokens, handed out on demand",
+        slide=2,
+        image="slides/slide-002.jpg",
+    ),
+]
+EN = [
+    (
+        "Reserving the maximum length for every request wastes 60 to 80 percent of the KV cache "
+        "memory.",
+        ["t-00:01:05"],
+    ),
+    ("PagedAttention hands out blocks of 16 tokens on demand.", ["s-02"]),
+]
+ZH = [
+    ("为每个请求预留最大长度，会浪费 60 到 80 percent 的 KV cache 内存。", ["t-00:01:05"]),
+    ("PagedAttention 按需分配 16 个 token 的块。", ["s-02"]),
+]
+PROMPTS = [load_prompt(n) for n in ("notes", "outline", "write_paragraph", "translate_zh")]
+
+
+def text(lang: str, paragraphs, title: str, chapter: str, summary: str) -> DraftText:
+    pars = [DraftParagraph(text=t, citations=c) for t, c in paragraphs]
+    section = DraftSection(role="mechanism", title=chapter, paragraphs=pars)
+    return DraftText(lang=lang, title=title, summary=summary, sections=[section])
+
+
+def publish(outputs: Path, slug: str, title_zh: str, date: dt.date, status="succeeded") -> Path:
+    """A talk's outputs folder with articles, a slide picture and a run record."""
+    store = TalkStore(outputs / slug)
+    folder = outputs / slug
+    (folder / "slides").mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (320, 180), (40, 90, 160)).save(folder / "slides" / "slide-002.jpg")
+    meta = TalkMeta(title="Paging", speaker="Ada", date=date, video_url=VIDEO)
+    talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
+    draft = Draft(
+        en=text("en", EN, "Paging the KV cache", "Blocks on demand", "Why paging wins."),
+        zh=text("zh", ZH, title_zh, "按需分块", "从显存浪费出发，拆解分页。"),
+        tags=["KV CACHE", "MEMORY"],
+    )
+    evidence = Evidence(units=UNITS)
+    slides = [Slide(index=2, title="PagedAttention", thumbnail="slides/slide-002.jpg")]
+    deck = Deck(sources=["slides.pdf"], slides=slides, thumbnails="pdf")
+    started = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    run = RunRecord(talk=slug, status=status, started=started, finished=started)
+    for name, model in [
+        ("talk.json", talk),
+        ("draft.json", draft),
+        ("review.json", review(draft, evidence, "en", [], PROMPTS)),
+        ("evidence.json", evidence),
+        ("deck.json", deck),
+        ("run.json", run),
+    ]:
+        store.write_text(name, model.model_dump_json(indent=2))
+    return folder
