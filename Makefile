@@ -32,7 +32,7 @@ test: setup lint browser
 # Debian's Chromium and chromedriver for the browser test of the site (needs root or sudo).
 browser:
 	command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
-	  { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium chromium-driver; }
+	  { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq --no-install-recommends chromium chromium-driver fonts-noto-cjk; }
 
 # Everything but the tests that load a real bundled model (Whisper, the LLM): about a minute.
 test-fast: setup

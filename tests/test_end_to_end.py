@@ -152,11 +152,7 @@ def test_the_site_in_a_browser(batch, tmp_path):
     """The built site in headless Chromium: the example's card on the index, its article,
     a [mm:ss] link to the video's second, the language switch on the same page, and a
     Chinese search. Screenshots go to outputs/site-screenshots/."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions as seen
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    from tests.site.browser import chromium, serving
+    from tests.site.browser import visit_site
 
     outputs, _ = batch
     result = subprocess.run(
@@ -164,64 +160,13 @@ def test_the_site_in_a_browser(batch, tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "talk2article site serve" in result.stdout
-    root = tmp_path / "served"
-    shutil.copytree(outputs / "site" / "public", root / "site")
-    (root / "media").mkdir()
-    shutil.copy(EXAMPLE / "talk.mp4", root / "media" / "talk.mp4")
     draft = json.loads((outputs / EXAMPLE.name / "draft.json").read_text())
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with serving(root, SITE_PORT) as base, chromium(tmp_path / "profile") as browser:
-        wait = WebDriverWait(browser, 30)
-        browser.get(f"{base}/site/")
-        card = wait.until(seen.element_to_be_clickable((By.LINK_TEXT, draft["zh"]["title"])))
-        browser.save_screenshot(str(SCREENSHOTS / "index.png"))
-        card.click()
-        wait.until(seen.url_contains(f"/articles/{EXAMPLE.parent.name}/{EXAMPLE.name}/"))
-        article_url = browser.current_url
-        assert "审稿卡" in browser.page_source
-        browser.save_screenshot(str(SCREENSHOTS / "article.png"))
-
-        stamp_link = (
-            "//a[starts-with(text(), '[') and string-length(text())=7 and contains(text(), ':')]"
-        )
-        stamp = browser.find_element(By.XPATH, stamp_link)  # "[mm:ss]"
-        minutes, seconds = map(int, stamp.text.strip("[]").split(":"))
-        assert stamp.get_attribute("href") == f"{VIDEO_URL}#t={minutes * 60 + seconds}"
-        stamp.click()
-        wait.until(seen.url_contains("/media/talk.mp4#t="))
-        at = WebDriverWait(browser, 30).until(
-            lambda b: b.execute_script(
-                "const v = document.querySelector('video');"
-                "return v && v.readyState > 0 ? v.currentTime : null;"
-            )
-        )
-        assert abs(at - (minutes * 60 + seconds)) < 1.0
-
-        browser.get(article_url)
-        english = wait.until(
-            seen.presence_of_element_located((By.CSS_SELECTOR, "a.md-select__link[hreflang='en']"))
-        )
-        browser.execute_script("arguments[0].click();", english)
-        wait.until(seen.url_contains(f"/en/articles/{EXAMPLE.parent.name}/{EXAMPLE.name}/"))
-        assert draft["en"]["title"] in browser.page_source
-        browser.save_screenshot(str(SCREENSHOTS / "article-en.png"))
-        chinese = browser.find_element(By.CSS_SELECTOR, "a.md-select__link[hreflang='zh']")
-        browser.execute_script("arguments[0].click();", chinese)
-        wait.until(lambda b: b.current_url == article_url)
-
-        word = chinese_word(draft["zh"]["title"])
-        browser.find_element(By.CSS_SELECTOR, "label.md-search__icon, .md-search__input").click()
-        box = wait.until(seen.element_to_be_clickable((By.CSS_SELECTOR, "input.md-search__input")))
-        box.send_keys(word)
-        hit = wait.until(
-            seen.presence_of_element_located((By.CSS_SELECTOR, "li.md-search-result__item"))
-        )
-        assert word in hit.text
-        browser.save_screenshot(str(SCREENSHOTS / "search.png"))
-
-
-def chinese_word(title: str) -> str:
-    """A word of two or more Chinese characters of the title, as the search index cuts it."""
-    import jieba
-
-    return next(w for w in jieba.cut(title) if len(w) >= 2 and cjk_share(w) == 1.0)
+    visit_site(
+        outputs / "site" / "public",
+        EXAMPLE / "talk.mp4",
+        SITE_PORT,
+        draft,
+        f"articles/{EXAMPLE.name}/",
+        SCREENSHOTS,
+        tmp_path,
+    )

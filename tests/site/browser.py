@@ -10,8 +10,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import jieba
 import pytest
 from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import WebDriverWait
+
+from pipeline.text import cjk_share
 
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 # The flags this machine's closed network needs (see the env notes): no background calls.
@@ -73,3 +79,80 @@ def chromium(profile: Path):
         yield driver
     finally:
         driver.quit()
+
+
+def visit_site(
+    public: Path,
+    video: Path,
+    port: int,
+    draft: dict,
+    article_path: str,
+    screenshots: Path,
+    work: Path,
+) -> None:
+    """What a reader does, checked step by step: the index card, the article, a [mm:ss]
+    link to the video's second (the talk links to http://127.0.0.1:port/media/<video>),
+    English and back on the same page, a Chinese search. Screenshots in `screenshots`."""
+    root = work / "served"
+    shutil.copytree(public, root / "site")
+    (root / "media").mkdir()
+    shutil.copy(video, root / "media" / video.name)
+    screenshots.mkdir(parents=True, exist_ok=True)
+    with serving(root, port) as base, chromium(work / "profile") as browser:
+        wait = WebDriverWait(browser, 30)
+        browser.get(f"{base}/site/")
+        card = wait.until(seen.element_to_be_clickable((By.LINK_TEXT, draft["zh"]["title"])))
+        browser.save_screenshot(str(screenshots / "index.png"))
+        card.click()
+        wait.until(seen.url_contains(f"/site/{article_path}"))
+        article_url = browser.current_url
+        assert "审稿卡" in browser.page_source
+        browser.save_screenshot(str(screenshots / "article.png"))
+
+        stamp = browser.find_element(By.XPATH, STAMP_LINK)  # "[mm:ss]"
+        minutes, seconds = map(int, stamp.text.strip("[]").split(":"))
+        second = minutes * 60 + seconds
+        assert stamp.get_attribute("href") == f"{base}/media/{video.name}#t={second}"
+        stamp.click()
+        wait.until(seen.url_contains(f"/media/{video.name}#t="))
+        at = wait.until(lambda b: b.execute_script(VIDEO_TIME))
+        assert abs(at - second) < 1.0, (at, second)
+
+        browser.get(article_url)
+        switch_language(browser, wait, "en")
+        wait.until(seen.url_contains(f"/site/en/{article_path}"))
+        assert draft["en"]["title"] in browser.page_source
+        browser.save_screenshot(str(screenshots / "article-en.png"))
+        switch_language(browser, wait, "zh")
+        wait.until(lambda b: b.current_url == article_url)
+
+        word = chinese_word(draft["zh"]["title"])
+        box = wait.until(seen.element_to_be_clickable((By.CSS_SELECTOR, "input.md-search__input")))
+        box.click()
+        box.send_keys(word)
+        hit = wait.until(
+            seen.visibility_of_element_located((By.CSS_SELECTOR, "li.md-search-result__item"))
+        )
+        assert word in hit.text
+        browser.save_screenshot(str(screenshots / "search.png"))
+
+
+STAMP_LINK = "//a[starts-with(text(), '[') and string-length(text())=7 and contains(text(), ':')]"
+VIDEO_TIME = (
+    "const v = document.querySelector('video');return v && v.readyState > 0 ? v.currentTime : null;"
+)
+
+
+def switch_language(browser, wait, locale: str) -> None:
+    """Material's language menu: hover-opened, so its link is clicked by script."""
+    link = wait.until(
+        seen.presence_of_element_located(
+            (By.CSS_SELECTOR, f"a.md-select__link[hreflang='{locale}']")
+        )
+    )
+    browser.execute_script("arguments[0].click();", link)
+
+
+def chinese_word(title: str) -> str:
+    """A word of two or more Chinese characters of the title, as the search index cuts it."""
+    return next(w for w in jieba.cut(title) if len(w) >= 2 and cjk_share(w) == 1.0)

@@ -63,13 +63,15 @@ def text(lang: str, paragraphs, title: str, chapter: str, summary: str) -> Draft
     return DraftText(lang=lang, title=title, summary=summary, sections=[section])
 
 
-def publish(outputs: Path, slug: str, title_zh: str, date: dt.date, status="succeeded") -> Path:
+def publish(
+    outputs: Path, slug: str, title_zh: str, date: dt.date, status="succeeded", video=VIDEO
+) -> Path:
     """A talk's outputs folder with articles, a slide picture and a run record."""
     store = TalkStore(outputs / slug)
     folder = outputs / slug
     (folder / "slides").mkdir(parents=True, exist_ok=True)
     Image.new("RGB", (320, 180), (40, 90, 160)).save(folder / "slides" / "slide-002.jpg")
-    meta = TalkMeta(title="Paging", speaker="Ada", date=date, video_url=VIDEO)
+    meta = TalkMeta(title="Paging", speaker="Ada", date=date, video_url=video)
     talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
     draft = Draft(
         en=text("en", EN, "Paging the KV cache", "Blocks on demand", "Why paging wins."),
