@@ -15,7 +15,6 @@ each figure, and the LLM seconds per talk minute per case length.
 import argparse
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -30,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from pipeline.grounding import (  # noqa: E402
     MIN_SUPPORT,
     cited_text,
+    copied_share,
     duplicate_of,
     invented_numbers,
     is_echo,
@@ -48,7 +48,6 @@ from pipeline.transcript.subtitles import read_subtitles, to_srt  # noqa: E402
 CASES = ROOT / "evals" / "cases"
 SHARED = ROOT.parent / "shared"
 PROMPTS = ("notes", "outline", "write_paragraph", "translate_zh", "translate_en")
-COPY_RUN = {"en": 8, "zh": 15}  # words for English, characters for Chinese
 
 
 def talk_folder(case: Path, truth: dict, work: Path, long: bool) -> Path:
@@ -94,25 +93,6 @@ def in_text(term: str, text: str) -> bool:
 
 def paragraphs(draft: DraftText):
     return [p for s in draft.sections for p in s.paragraphs]
-
-
-def copied_share(text: str, transcript: str, lang: str) -> float:
-    """Share of the article inside a run of COPY_RUN words (characters for Chinese) that
-    the transcript also has."""
-    n = COPY_RUN[lang]
-
-    def tokens(value: str) -> list[str]:
-        if lang == "zh":
-            return [c for c in value if not c.isspace() and c not in "，。、；：？！,.;:?!"]
-        return re.findall(r"[a-z0-9]+", value.lower())
-
-    article, source = tokens(text), tokens(transcript)
-    grams = {tuple(source[i : i + n]) for i in range(len(source) - n + 1)}
-    covered = [False] * len(article)
-    for i in range(len(article) - n + 1):
-        if tuple(article[i : i + n]) in grams:
-            covered[i : i + n] = [True] * n
-    return sum(covered) / len(article) if article else 0.0
 
 
 def measure(out: Path, truth: dict) -> dict:

@@ -33,6 +33,8 @@ CHINESE_NUMERALS = [
 ]
 SHORT_YEAR = re.compile(r"(?<![\d.])(\d{2})\s*年")
 FULL_YEAR = re.compile(r"(?:19|20)\d\d")
+COPY_RUN = {"en": 8, "zh": 15}  # words for English, characters for Chinese
+COPY_PUNCTUATION = set("，。、；：？！,.;:?!")
 # A sentence whose content words are less than this share in its cited units is unsupported.
 MIN_SUPPORT = 0.5
 STEM = 5  # words sharing their first five letters match: "batches", "batching"
@@ -94,6 +96,25 @@ def number_forms(text: str) -> set[str]:
         found |= {"19" + short, "20" + short}
     found |= {n[2:] for n in found if FULL_YEAR.fullmatch(n)}
     return found
+
+
+def copy_tokens(text: str, lang: str) -> list[str]:
+    if lang == "zh":
+        return [c for c in text if not c.isspace() and c not in COPY_PUNCTUATION]
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def copied_share(text: str, source: str, lang: str) -> float:
+    """Share of `text` inside runs of COPY_RUN words (characters for Chinese) that `source`
+    also has: how much of it is copied rather than written."""
+    n = COPY_RUN[lang]
+    article, origin = copy_tokens(text, lang), copy_tokens(source, lang)
+    grams = {tuple(origin[i : i + n]) for i in range(len(origin) - n + 1)}
+    covered = [False] * len(article)
+    for i in range(len(article) - n + 1):
+        if tuple(article[i : i + n]) in grams:
+            covered[i : i + n] = [True] * n
+    return sum(covered) / len(article) if article else 0.0
 
 
 def missing_numbers(expected: set[str], text: str) -> list[str]:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, field_validator
 from pipeline.evidence import term_pattern
 from pipeline.grounding import (
     cited_text,
+    copied_share,
     duplicate_of,
     invented_numbers,
     is_echo,
@@ -47,6 +48,9 @@ from pipeline.text import LANGUAGE_NAMES, has_cjk, numbers
 
 MAX_TOKENS = 900
 CLAIMS_PER_PARAGRAPH = 4
+# A paragraph more of whose words sit in runs copied from its passages (8 words, 15 Chinese
+# characters) is asked once to say it in its own words: notes copy, an article should not.
+MAX_COPIED = 0.35
 Kind = Literal["title", "summary", "paragraph"]
 KIND_NAMES = {
     "zh": {"title": "标题", "summary": "摘要句", "paragraph": "段落"},
@@ -131,6 +135,12 @@ class Writer:
             found.append("repeats an earlier paragraph")
         return found
 
+    def copy_findings(self, text: str, claims: list[Claim]) -> list[str]:
+        share = copied_share(text, self.cited_text(claims), self.source_language)
+        if share <= MAX_COPIED:
+            return []
+        return [f"{share:.0%} is copied word for word from the passages: say it in your own words"]
+
     def sentence_findings(self, text: str, source: str) -> list[str]:
         """What is wrong sentence by sentence: invented numbers, unsupported words, an
         echo of the prompt, the wrong language."""
@@ -188,22 +198,31 @@ class Writer:
     # --- writing ------------------------------------------------------------------------
 
     def attempt(
-        self, render: Callable[[str], object], check: Callable[[str], list[str]]
+        self,
+        render: Callable[[str], object],
+        check: Callable[[str], list[str]],
+        style: Callable[[str], list[str]] = lambda _: [],
     ) -> tuple[str | None, list[str], bool]:
         """Up to two tries, the second told the first one's findings. Returns the last text
         (None if the endpoint never gave one), the findings that caused a retry, and whether
-        the text passed."""
-        text, findings, revise = None, [], ""
-        for _ in range(2):
+        the text passed. `style` findings (copying the passages) ask for a second try but
+        fail nothing: a first text that only copies stands if the second one fails."""
+        text, findings, revise, acceptable = None, [], "", None
+        for first in (True, False):
             try:
                 text = self.llm.complete(render(revise), TextReply, MAX_TOKENS).text
                 problems = check(text)
             except LLMError as err:
                 problems = [f"no valid reply: {err}"]
-            if text is not None and not problems:
+            wishes = style(text) if first and text is not None and not problems else []
+            if text is not None and not problems and not wishes:
                 return text, findings, True
-            findings = list(dict.fromkeys(findings + problems))
-            revise = revise_note(problems)
+            if wishes:
+                acceptable = text
+            findings = list(dict.fromkeys(findings + problems + wishes))
+            revise = revise_note(problems + wishes)
+        if acceptable is not None:
+            return acceptable, findings, True
         return text, findings, False
 
     def paragraph(
@@ -221,7 +240,9 @@ class Writer:
             )
 
         text, findings, passed = self.attempt(
-            render, lambda t: self.paragraph_findings(t, claims, earlier)
+            render,
+            lambda t: self.paragraph_findings(t, claims, earlier),
+            lambda t: self.copy_findings(t, claims),
         )
         if not passed and text is not None and (rest := self.pruned(text, claims, earlier)):
             self.revisions.append(Revision(where=where, findings=findings, action="pruned"))

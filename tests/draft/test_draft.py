@@ -35,9 +35,9 @@ BLOCKS = Claim(
     numbers=["16 tokens"],
     terms=["PagedAttention", "KV cache"],
 )
-GOOD = (
-    "Reserving the maximum length for each request wastes 60 to 80 percent of KV cache "
-    "memory. PagedAttention instead keeps the KV cache in blocks of 16 tokens."
+GOOD = (  # the facts of the notes, in other words than the passages'
+    "When every request reserves the maximum length, 60 to 80 percent of KV cache memory is "
+    "wasted. PagedAttention instead keeps the KV cache in 16-token blocks handed out on demand."
 )
 ZH = (
     "为每个请求预留最大长度会浪费 60 到 80% 的 KV cache 内存。"
@@ -158,12 +158,12 @@ def test_a_duplicate_paragraph_keeps_only_what_its_own_claims_support():
     draft, _, _ = draft_with([GOOD, GOOD, GOOD], [ZH, "块。", "分页", "标题", "摘要句。"], count=2)
     texts = [p.text for p in draft.en.sections[0].paragraphs]
     # The second section's claims say nothing of the 60 to 80 percent: that sentence goes.
-    assert texts == [GOOD, "PagedAttention instead keeps the KV cache in blocks of 16 tokens."]
+    assert texts == [GOOD, GOOD.split(". ")[1]]
     assert "repeats an earlier paragraph" in draft.revisions[0].findings
 
 
 def test_a_number_of_the_notes_left_out_is_redrafted():
-    seeded(GOOD.replace(" of 16 tokens", ""), "the number 16 of the notes is missing")
+    seeded(GOOD.replace("16-token ", ""), "the number 16 of the notes is missing")
 
 
 def test_a_translation_that_drops_a_kept_term_is_redone():
@@ -180,9 +180,15 @@ def test_a_chinese_talk_is_written_in_chinese_and_translated_into_english():
     assert replies.asked[:2] == ["write_paragraph", "translate_en"]
 
 
+ZH_SPOKEN = (
+    "那我们为每个请求都预留最大长度的话，会浪费掉 60 到 80% 的 KV cache 内存。"
+    "然后 PagedAttention 是把 KV cache 存到 16 个 token 的块里面。"
+)
+
+
 def chinese_talk(translations: list[str]):
-    unit = EvidenceUnit(id="t-00:00:00", kind="transcript", text=ZH, start=0.0)
-    claim = Claim(statement=ZH, units=["t-00:00:00"], terms=["KV cache"])
+    unit = EvidenceUnit(id="t-00:00:00", kind="transcript", text=ZH_SPOKEN, start=0.0)
+    claim = Claim(statement=ZH_SPOKEN, units=["t-00:00:00"], terms=["KV cache"])
     evidence = Evidence(language="zh", units=[unit])
     return draft_with([ZH], translations, language="zh", evidence=evidence, claims=(claim,))
 
@@ -208,3 +214,21 @@ def test_a_translation_failing_sentence_by_sentence_is_kept_with_its_findings():
     draft, _, _ = chinese_talk([*replies, *HEADINGS])
     assert draft.en.sections[0].paragraphs[0].text == LEFT_UNTRANSLATED
     assert [r.action for r in draft.revisions] == ["kept with findings"]
+
+
+COPIED = (  # the passages word for word
+    "Reserving the maximum length for every request wastes 60 to 80 percent of KV cache "
+    "memory. PagedAttention keeps the KV cache in blocks of 16 tokens, handed out on demand."
+)
+
+
+def test_a_copied_paragraph_is_asked_once_for_its_own_words():
+    draft, endpoint, _ = draft_with([COPIED, GOOD], [ZH, "分页", "标题", "摘要句。"])
+    assert draft.en.sections[0].paragraphs[0].text == GOOD
+    assert "copied word for word" in endpoint.requests[1]["messages"][0]["content"]
+
+
+def test_copying_fails_nothing_a_copy_stands_if_the_rewrite_invents():
+    invented = GOOD.replace("60 to 80", "60 to 90")
+    draft, _, _ = draft_with([COPIED, invented], [ZH, "分页", "标题", "摘要句。"])
+    assert draft.en.sections[0].paragraphs[0].text == COPIED
