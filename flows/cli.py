@@ -1,6 +1,7 @@
 """The `talk2article` command line."""
 
 import os
+import signal
 from pathlib import Path
 from typing import Annotated
 
@@ -43,6 +44,14 @@ def run(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Show Prefect's per-task log lines.")
     ] = False,
+    prefect: Annotated[
+        bool | None,
+        typer.Option(
+            "--prefect/--no-prefect",
+            help="Run as Prefect flows, reported to the Prefect API (default: when "
+            "PREFECT_API_URL names a server; otherwise plain, with no temporary server).",
+        ),
+    ] = None,
     outputs: Annotated[
         Path | None,
         typer.Option(
@@ -64,7 +73,16 @@ def run(
     from flows.talk import all_talks as all_flow
     from flows.talk import talk_to_article
 
-    records = all_flow(inputs, outputs) if all_talks else [talk_to_article(talk, outputs, inputs)]
+    if prefect is None:
+        prefect = bool(os.environ.get("PREFECT_API_URL"))
+    one, every = (talk_to_article, all_flow) if prefect else (talk_to_article.fn, all_flow.fn)
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        records = every(inputs, outputs) if all_talks else [one(talk, outputs, inputs)]
+    except KeyboardInterrupt as stop:
+        name = getattr(stop, "signal_name", "SIGINT")
+        console.print(f"[red]interrupted[/red] ({name}): what was done is kept; run again to go on")
+        raise typer.Exit(130) from None
     report(records)
     if not records or any(r.status != "succeeded" for r in records):
         raise typer.Exit(1)
@@ -145,6 +163,16 @@ def prepare() -> None:
         console.print(f"whisper {ref.id}: {ref.location}")
     for name in BUNDLED_LLMS:
         console.print(f"llm {name}: {bundled_gguf(name, cache)}")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM handled like Ctrl-C: the run stops, records where, and cleans up."""
+
+    signal_name = "SIGTERM"
+
+
+def terminated(signum, frame) -> None:
+    raise Terminated()
 
 
 def quiet_prefect(verbose: bool) -> None:

@@ -1,14 +1,16 @@
 """The talk_to_article flow: one talk folder in, two articles and a run record out."""
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from prefect import flow
 
 from flows import tasks
 from pipeline.deck.vocabulary import collect_terms
+from pipeline.errors import StageFailure
 from pipeline.llm.session import LLMSession
 from pipeline.runner import StageFailed, TalkRun
-from pipeline.schema import RunRecord
+from pipeline.schema import RunRecord, StageError
 from pipeline.settings import Settings
 from pipeline.store import TalkStore
 from pipeline.talk import discover_talks, talk_slug
@@ -16,9 +18,22 @@ from pipeline.talk import discover_talks, talk_slug
 
 def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
     """All stages of one talk, in order; a failure is recorded in run.json and stops only
-    this talk (a deck or timeline failure only takes their output away)."""
+    this talk (a deck or timeline failure only takes their output away). A talk another
+    run holds, or whose outputs folder cannot be written, is this talk's error alone."""
     slug = talk_slug(folder, settings.inputs_dir)
-    run = TalkRun(TalkStore(settings.outputs_dir / slug), slug)
+    store = TalkStore(settings.outputs_dir / slug)
+    try:
+        with store.lock():
+            return run_stages(TalkRun(store, slug), folder, slug, settings, llm)
+    except StageFailure as err:
+        return unrecorded(slug, err.message, err.file)
+    except OSError as err:
+        return unrecorded(slug, f"cannot write the outputs folder: {err}", store.root)
+
+
+def run_stages(
+    run: TalkRun, folder: Path, slug: str, settings: Settings, llm: LLMSession
+) -> RunRecord:
     try:
         talk = tasks.talk(run, folder, slug)
         deck = tasks.deck(run, talk, settings)
@@ -33,8 +48,18 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
         articles = tasks.article(run, draft, evidence, talk, review)
     except StageFailed:
         return run.record
+    except KeyboardInterrupt as stop:
+        run.interrupted(getattr(stop, "signal_name", "SIGINT"))
+        raise
     paths = [run.store.path(article.file_name) for article in articles]
     return run.finish(paths, review.card.verdict)
+
+
+def unrecorded(slug: str, message: str, file: Path | str | None) -> RunRecord:
+    """The record of a talk that could not have a run.json of its own (not written)."""
+    error = StageError(stage="talk", message=message, file=str(file) if file else None)
+    now = datetime.now(UTC)
+    return RunRecord(talk=slug, status="failed", started=now, finished=now, errors=[error])
 
 
 def configured(inputs_dir: Path | None, outputs_dir: Path | None) -> Settings:

@@ -13,6 +13,7 @@ from typing import TypeVar
 
 from prefect import task
 from prefect.cache_policies import NONE
+from prefect.context import FlowRunContext
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, TimeElapsedColumn
@@ -23,6 +24,7 @@ from pipeline import transcript as transcript_stage
 from pipeline.article import typeset
 from pipeline.draft import DraftPrompts, write_drafts
 from pipeline.evidence import build_evidence
+from pipeline.llm.cache import CallCache
 from pipeline.llm.client import OpenAILLM
 from pipeline.llm.session import LLMSession
 from pipeline.models import resolve_whisper
@@ -55,7 +57,10 @@ console = Console(stderr=True)
 
 
 def run_stage(run: TalkRun, stage: Stage[C], make: Callable[[], C], key=None) -> C | None:
-    """`run.run(stage, make, key)` as a Prefect task named after the stage."""
+    """`run.run(stage, make, key)`: as a Prefect task named after the stage inside a flow
+    run, as a plain call outside one (the CLI without a Prefect server)."""
+    if FlowRunContext.get() is None:
+        return _run(run, stage, make, key)
     as_task = task(_run, name=stage.name, cache_policy=NONE, persist_result=False)
     return as_task(run, stage, make, key)
 
@@ -275,9 +280,11 @@ def llm_for(session: LLMSession, run: TalkRun) -> OpenAILLM:
         store.append_jsonl("llm_calls.jsonl", record)
         tokens = record["usage"].get("completion_tokens", "?")
         verdict = "ok" if record["valid"] else f"invalid, retrying: {record['problem']}"
+        if record["usage"].get("cached"):
+            verdict += " (reused from an earlier run)"
         console.print(
             f"[dim]{run.record.talk}: {record['prompt_id']} #{record['attempt']} "
             f"{record['seconds']:.1f} s, {tokens} tokens, {escape(verdict)}[/dim]"
         )
 
-    return session.get().with_sink(sink)
+    return session.get().with_sink(sink, CallCache(store.path("llm_cache.jsonl")))

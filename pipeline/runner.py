@@ -6,6 +6,7 @@ what finished.
 """
 
 import json
+import os
 import platform
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +33,7 @@ from pipeline.schema import (
 from pipeline.store import TalkStore, sha256_bytes, sha256_file, sha256_model
 
 C = TypeVar("C")
+ARTICLE_FILES = ("article.zh.md", "article.en.md")  # the article stage's texts
 VERSIONED_PACKAGES = (
     "faster-whisper",
     "ctranslate2",
@@ -127,7 +129,13 @@ class TalkRun:
     def __init__(self, store: TalkStore, talk: str, code_root: Path | None = None) -> None:
         self.store = store
         self.code_root = code_root or source.ROOT
-        self.record = RunRecord(talk=talk, started=datetime.now(UTC), versions=versions())
+        self.record = RunRecord(
+            talk=talk,
+            started=datetime.now(UTC),
+            versions=versions(),
+            pid=os.getpid(),
+            previous=killed_run(store.read("run.json", RunRecord)),
+        )
         self.save()
 
     def save(self) -> None:
@@ -142,6 +150,8 @@ class TalkRun:
         gives None so the caller goes on without this stage's output.
         """
         started = time.monotonic()
+        self.record.stage = stage.name
+        self.save()
         try:
             output, cached = self._reuse_or_make(stage, make, key or {})
         except Exception as err:
@@ -158,7 +168,16 @@ class TalkRun:
     def finish(self, outputs: list[Path], verdict: Verdict | None = None) -> RunRecord:
         status = "partial" if self.record.errors else "succeeded"
         self.record.verdict = verdict
+        self.record.stage = None
         return self._end(status, [str(p) for p in outputs])
+
+    def interrupted(self, signal_name: str) -> RunRecord:
+        """Ctrl-C or a termination signal: where it stopped; what was done is kept."""
+        error = StageError(
+            stage=self.record.stage or "talk", message=f"interrupted ({signal_name})"
+        )
+        self.record.errors.append(error)
+        return self._end("interrupted")
 
     def _reuse_or_make(
         self, stage: Stage[C], make: Callable[[], C], key: Mapping[str, object]
@@ -213,5 +232,29 @@ class TalkRun:
         self.record.status = status
         self.record.finished = datetime.now(UTC)
         self.record.outputs = outputs or []
+        self.record.pid = None
+        if status not in ("succeeded", "partial"):
+            # Articles of an earlier run must not look like this run's.
+            for name in ARTICLE_FILES:
+                self.store.path(name).unlink(missing_ok=True)
         self.save()
         return self.record
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
+def killed_run(record: RunRecord | None) -> str | None:
+    """A run.json left `running` by a process that is gone was killed outright (SIGKILL,
+    power loss): say so, and where, in the next run's record."""
+    if record is None or record.status != "running" or (record.pid and alive(record.pid)):
+        return None
+    where = f" during {record.stage}" if record.stage else ""
+    return f"the run started {record.started:%Y-%m-%d %H:%M:%S} UTC was killed{where}"

@@ -1,15 +1,19 @@
 """The per-talk work folder: paths, atomic writes, content hashes, provenance."""
 
+import fcntl
 import functools
 import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel
 
+from pipeline.errors import StageFailure
 from pipeline.schema import StageOutput
 
 M = TypeVar("M", bound=BaseModel)
@@ -68,6 +72,30 @@ class TalkStore:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """This talk's outputs for this process alone: a second run on the same outputs
+        refuses at once instead of interleaving writes (the lock dies with its process)."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / ".lock", "a+", encoding="utf-8") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.seek(0)
+                holder = handle.read().strip() or "?"
+                raise StageFailure(
+                    f"another run (pid {holder}) is working on this talk; "
+                    "try again when it has finished",
+                    self.root,
+                ) from None
+            handle.truncate(0)
+            handle.write(str(os.getpid()))
+            handle.flush()
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     def path(self, name: str) -> Path:
         return self.root / name

@@ -1,4 +1,5 @@
 import json
+import os
 
 import pytest
 
@@ -123,3 +124,45 @@ def test_a_non_fatal_failure_is_recorded_and_the_talk_goes_on(tmp_path):
     assert run.record.stages[0].status == "failed"
     assert run.record.errors[0].message == "ValueError: odd deck"
     assert run.finish([]).status == "partial"
+
+
+def test_a_failed_rerun_leaves_no_articles_that_look_current(tmp_path):
+    for name in ("article.zh.md", "article.en.md"):
+        (tmp_path / name).write_text("an earlier run's article")
+
+    def broken() -> Evidence:
+        raise StageFailure("the evidence is unusable")
+
+    run = TalkRun(TalkStore(tmp_path), "t")
+    with pytest.raises(StageFailed):
+        run.run(EVIDENCE, broken, {"notes": "a", "options": {}})
+    assert saved(tmp_path)["status"] == "failed"
+    assert not (tmp_path / "article.zh.md").exists() and not (tmp_path / "article.en.md").exists()
+
+
+def test_the_stage_in_progress_is_recorded_and_a_killed_run_is_recognised(tmp_path):
+    first = TalkRun(TalkStore(tmp_path), "t")
+    first.record.stage = "draft"
+    first.record.pid = 2**22 + 12345  # a process that is gone: killed outright
+    first.save()
+    second = TalkRun(TalkStore(tmp_path), "t")
+    assert "was killed during draft" in second.record.previous
+    assert saved(tmp_path)["pid"] == os.getpid()
+    alive = TalkRun(TalkStore(tmp_path), "t")  # the last one is still running: not killed
+    assert alive.record.previous is None
+
+
+def test_an_interrupt_records_the_stage_it_stopped_in(tmp_path):
+    run = TalkRun(TalkStore(tmp_path), "t")
+    run.record.stage = "notes"
+    run.interrupted("SIGINT")
+    record = saved(tmp_path)
+    assert record["status"] == "interrupted" and record["pid"] is None
+    assert record["errors"] == [{"stage": "notes", "message": "interrupted (SIGINT)", "file": None}]
+
+
+def test_a_talk_held_by_another_run_is_refused_with_a_clear_message(tmp_path):
+    # flock is per open file: a second open in this process stands for another run
+    first, second = TalkStore(tmp_path / "t"), TalkStore(tmp_path / "t")
+    with first.lock(), pytest.raises(StageFailure, match=r"another run \(pid \d+\)"):
+        second.lock().__enter__()

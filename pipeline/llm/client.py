@@ -7,13 +7,15 @@ fed back, whatever the endpoint claims about schema support.
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol, TypeVar
 
 import httpx
 import openai
 from pydantic import BaseModel, ValidationError
 
+from pipeline.errors import redact
+from pipeline.llm.cache import CallCache
 from pipeline.llm.options import LLMOptions
 from pipeline.prompts import RETRY_NOTE, RenderedPrompt
 
@@ -74,25 +76,33 @@ class OpenAILLM:
     opts: LLMOptions
     sink: CallSink | None = None
     http_client: httpx.Client | None = None  # tests inject a mock transport here
+    # Why the endpoint is taken for down, shared by the copies with_sink makes: after one
+    # timeout every later call fails at once, so a hung endpoint costs one timeout per run,
+    # not one per section.
+    down: list[str] = field(default_factory=list)
+    cache: CallCache | None = None  # replies already received (a resumed run)
 
     @property
     def model_id(self) -> str:
         return self.endpoint.model
 
-    def with_sink(self, sink: CallSink) -> "OpenAILLM":
-        """A copy that reports every call to `sink` (e.g. a talk's llm_calls.jsonl)."""
-        return replace(self, sink=sink)
+    def with_sink(self, sink: CallSink, cache: CallCache | None = None) -> "OpenAILLM":
+        """A copy that reports every call to `sink` (e.g. a talk's llm_calls.jsonl) and
+        reuses the replies in `cache`."""
+        return replace(self, sink=sink, cache=cache)
 
     def _client(self) -> openai.OpenAI:
         return openai.OpenAI(
             base_url=self.endpoint.base_url,
             api_key=self.endpoint.api_key,
             timeout=self.opts.timeout_s,
-            max_retries=1,
+            max_retries=0,  # the timeout is the whole wait; invalid replies retry below
             http_client=self.http_client,
         )
 
     def complete(self, prompt: RenderedPrompt, schema: type[T], max_tokens: int = 1024) -> T:
+        if self.down:
+            raise LLMError(f"prompt {prompt.id}: {self.down[0]}")
         client, messages = self._client(), prompt.messages()
         problem = "no attempt made"
         for attempt in range(1, self.opts.max_retries + 1):
@@ -123,24 +133,32 @@ class OpenAILLM:
         )
 
     def _ask(self, client, messages, schema, max_tokens, temperature, prompt):
+        request = {
+            "model": self.endpoint.model,
+            "messages": messages,
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "seed": self.opts.seed,
+            "response_format": response_format(schema, self.endpoint.structured),
+        }
+        if self.cache and (content := self.cache.get(request)) is not None:
+            return content, {"cached": True}
         try:
-            response = client.chat.completions.create(
-                model=self.endpoint.model,
-                messages=messages,
-                max_tokens=max_tokens,
-                temperature=temperature,
-                seed=self.opts.seed,
-                response_format=response_format(schema, self.endpoint.structured),
-            )
+            response = client.chat.completions.create(**request)
         except openai.APITimeoutError as err:
-            raise LLMError(
-                f"prompt {prompt.id}: {self.endpoint.base_url} timed out after "
-                f"{self.opts.timeout_s:.0f} s"
-            ) from err
+            self.down.append(
+                f"{self.endpoint.base_url} timed out after {self.opts.timeout_s:g} s "
+                "(OPENAI_TIMEOUT_S); not asked again in this run"
+            )
+            raise LLMError(f"prompt {prompt.id}: {self.down[-1]}") from err
         except openai.OpenAIError as err:
-            raise LLMError(f"prompt {prompt.id}: {self.endpoint.base_url} failed: {err}") from err
+            problem = redact(f"{self.endpoint.base_url} failed: {err}")
+            raise LLMError(f"prompt {prompt.id}: {problem}") from err
         usage = response.usage.model_dump() if response.usage else {}
-        return response.choices[0].message.content or "", usage
+        content = response.choices[0].message.content or ""
+        if self.cache:
+            self.cache.put(request, content)
+        return content, usage
 
     def _report(self, prompt, attempt, started, usage, problem, reply=None) -> None:
         if not self.sink:
@@ -153,10 +171,10 @@ class OpenAILLM:
             "seconds": round(time.monotonic() - started, 3),
             "usage": usage,
             "valid": problem is None,
-            "problem": problem,
+            "problem": redact(problem) if problem else None,
         }
         if reply is not None:  # keep invalid replies so a reviewer can see what went wrong
-            record["reply"] = reply[:4000]
+            record["reply"] = redact(reply[:4000])
         self.sink(record)
 
 

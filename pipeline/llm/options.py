@@ -4,9 +4,10 @@
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from pipeline.errors import register_secret
 from pipeline.models import DEFAULT_LLM
 
 
@@ -26,10 +27,21 @@ class LLMOptions(BaseSettings):
         description="'json_schema' (OpenAI, vLLM), 'json_object' (llama.cpp server: "
         "json_object with a schema) or 'auto' (json_object for the embedded server).",
     )
-    timeout_s: float = Field(300.0, gt=0, description="Per-request timeout in seconds.")
+    timeout_s: float = Field(
+        300.0,
+        gt=0,
+        description="Per-request timeout in seconds, in total (no silent retry); after one "
+        "timeout the endpoint is taken for down for the rest of the run.",
+    )
     max_retries: int = Field(3, ge=1, description="Attempts per call when the reply is invalid.")
     temperature: float = Field(0.2, ge=0, description="First attempt; retries run warmer.")
     seed: int | None = Field(1234, description="Sampling seed, for repeatable drafts.")
+
+    @field_validator("api_key")
+    @classmethod
+    def never_shown(cls, key: str | None) -> str | None:
+        register_secret(key)  # redacted from every message stored or printed
+        return key
 
 
 class EmbeddedLLMOptions(BaseSettings):

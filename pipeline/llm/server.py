@@ -22,6 +22,8 @@ from pipeline.llm.options import EmbeddedLLMOptions
 from pipeline.models import bundled_gguf, bundled_llm
 from pipeline.settings import Settings
 
+STOP_GRACE_S = 2.0
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -30,8 +32,9 @@ def free_port() -> int:
 
 
 def _die_with_parent() -> None:
+    # SIGKILL, not SIGTERM: the server would finish its current generation first.
     with contextlib.suppress(OSError):
-        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def server_command(model: Path, port: int, alias: str, n_ctx: int, n_threads: int) -> list[str]:
@@ -72,10 +75,11 @@ def wait_until_ready(url: str, process: subprocess.Popen, timeout_s: float, log:
 
 
 def stop(process: subprocess.Popen) -> None:
+    """Terminate, and kill if a generation in flight holds it up (Ctrl-C mid-call)."""
     if process.poll() is None:
         process.terminate()
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=STOP_GRACE_S)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()

@@ -4,6 +4,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from pipeline.errors import redact
 from pipeline.text import plain_text
 
 
@@ -37,7 +38,7 @@ class StageError(Contract):
     """A failure a maintainer can act on: which stage, which file, what happened."""
 
     stage: str
-    message: str
+    message: Annotated[str, AfterValidator(redact)] = Field(description="secrets redacted")
     file: str | None = None
 
     def __str__(self) -> str:

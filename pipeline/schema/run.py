@@ -19,8 +19,13 @@ class StageRecord(Contract):
 
 class RunRecord(Contract):
     talk: str
-    status: Literal["running", "succeeded", "partial", "failed"] = Field(
+    status: Literal["running", "succeeded", "partial", "failed", "interrupted"] = Field(
         "running", description="partial: articles made, but some input was unusable (see errors)"
+    )
+    pid: int | None = Field(None, description="the process running it, while it runs")
+    stage: str | None = Field(None, description="the stage in progress, or where it stopped")
+    previous: str | None = Field(
+        None, description="how the run before this one ended, if it was killed outright"
     )
     started: datetime
     finished: datetime | None = None

@@ -4,6 +4,7 @@ import httpx
 import pytest
 from pydantic import BaseModel, Field
 
+from pipeline.llm.cache import CallCache
 from pipeline.llm.client import Endpoint, LLMError, OpenAILLM, response_format
 from pipeline.llm.options import LLMOptions
 from pipeline.prompts import RenderedPrompt
@@ -54,15 +55,48 @@ def test_long_string_bounds_are_left_out_of_the_grammar():
     assert schema["short"]["maxLength"] == 80 and "maxLength" not in schema["long"]
 
 
-def test_timeout_is_an_llm_error_naming_the_endpoint():
+def llm_answering(handler, **options) -> OpenAILLM:
+    endpoint = Endpoint("http://llm.test/v1", "key", "m", "json_object")
+    transport = httpx.Client(transport=httpx.MockTransport(handler))
+    return OpenAILLM(endpoint, LLMOptions(**options), http_client=transport)
+
+
+def test_a_timeout_is_one_request_and_the_endpoint_is_not_asked_again():
+    asked = []
+
     def slow(request: httpx.Request) -> httpx.Response:
+        asked.append(request)
         raise httpx.ReadTimeout("slow", request=request)
 
-    endpoint = Endpoint("http://llm.test/v1", "key", "m", "json_object")
-    llm = OpenAILLM(
-        endpoint,
-        LLMOptions(timeout_s=1),
-        http_client=httpx.Client(transport=httpx.MockTransport(slow)),
-    )
-    with pytest.raises(LLMError, match="llm.test.*timed out"):
+    llm = llm_answering(slow, timeout_s=5).with_sink(lambda record: None)
+    with pytest.raises(LLMError, match=r"llm.test.*timed out after 5 s \(OPENAI_TIMEOUT_S\)"):
         llm.complete(PROMPT, Answer)
+    assert len(asked) == 1  # no silent retry: the setting is the whole wait
+    with pytest.raises(LLMError, match="not asked again"):
+        llm.complete(PROMPT, Answer)
+    assert len(asked) == 1
+
+
+def test_an_endpoint_echoing_the_key_never_gets_it_stored():
+    def echo(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(401, json={"error": {"message": f"bad key {SECRET}"}})
+
+    SECRET = "endpoint-key-12345"  # not shaped like a key: known from the settings
+    LLMOptions(api_key=SECRET)  # the configured key is known to be secret
+    llm = llm_answering(echo)
+    with pytest.raises(LLMError) as caught:
+        llm.complete(PROMPT, Answer)
+    assert SECRET not in str(caught.value) and "***" in str(caught.value)
+
+
+def test_replies_already_received_are_not_asked_again(tmp_path):
+    calls = []
+    cache = CallCache(tmp_path / "llm_cache.jsonl")
+    llm, endpoint = scripted_llm(['{"value": "x"}', '{"value": 7}'])
+    assert llm.with_sink(calls.append, cache).complete(PROMPT, Answer) == Answer(value=7)
+    with open(tmp_path / "llm_cache.jsonl", "a") as log:
+        log.write('{"key": "cut short by a ki')  # the last line of a killed run
+    resumed, again = scripted_llm([])
+    reused = resumed.with_sink(calls.append, CallCache(tmp_path / "llm_cache.jsonl"))
+    assert reused.complete(PROMPT, Answer) == Answer(value=7)
+    assert again.requests == [] and calls[-1]["usage"] == {"cached": True}

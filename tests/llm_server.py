@@ -1,0 +1,65 @@
+"""An OpenAI-compatible endpoint on loopback for tests that run the CLI in a subprocess:
+valid replies to any request (SchemaReplies), optionally slow for chosen prompts, every
+request body recorded."""
+
+import http.server
+import json
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from pipeline.prompts import load_prompt
+from tests.llm_double import SchemaReplies, completion
+
+
+@dataclass
+class FakeEndpoint:
+    delays: dict[str, float] = field(default_factory=dict)  # prompt id -> seconds
+    requests: list[dict] = field(default_factory=list)
+    replies: SchemaReplies = field(default_factory=SchemaReplies)
+
+    def prompt_of(self, body: dict) -> str | None:
+        system = body["messages"][0]["content"]
+        for name in self.delays:
+            if system.startswith(load_prompt(name).system.splitlines()[0]):
+                return name
+        return None
+
+    def answer(self, body: dict) -> dict:
+        self.requests.append(body)
+        if (name := self.prompt_of(body)) is not None:
+            time.sleep(self.delays[name])
+        return completion(self.replies(body))
+
+
+@contextmanager
+def fake_endpoint(endpoint: FakeEndpoint) -> Iterator[str]:
+    """Serve `endpoint` in a thread; yields its base URL (…/v1)."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (the http.server API)
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            try:
+                data = json.dumps(endpoint.answer(body)).encode()
+            except OSError:
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    finally:
+        server.shutdown()
+        server.server_close()
