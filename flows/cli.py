@@ -1,5 +1,6 @@
 """The `talk2article` command line."""
 
+import contextlib
 import os
 import signal
 from pathlib import Path
@@ -20,6 +21,10 @@ app = typer.Typer(
 )
 # No emoji codes: an error message saying ":x:" is printed as it is.
 console = Console(emoji=False)
+OutputsOption = Annotated[
+    Path | None,
+    typer.Option(help="The outputs directory (default: TALK2ARTICLE_OUTPUTS_DIR or ./outputs)."),
+]
 
 
 @app.command()
@@ -88,15 +93,79 @@ def run(
         raise typer.Exit(1)
 
 
+@app.command()
+def nightly(
+    inputs: Annotated[
+        Path | None, typer.Option(help="Inputs directory (default: ./inputs).")
+    ] = None,
+    outputs: OutputsOption = None,
+    prefect: Annotated[
+        bool | None,
+        typer.Option(
+            "--prefect/--no-prefect",
+            help="Run as a Prefect flow (default: when PREFECT_API_URL names a server).",
+        ),
+    ] = None,
+) -> None:
+    """Run every new or changed talk under inputs/, then rebuild the site.
+
+    A talk whose last run made its articles from the same files, settings, prompts and
+    code is not touched: with nothing changed this loads no model and starts nothing.
+    """
+    from flows.nightly import changed_talks
+    from flows.talk import configured
+
+    settings = configured(inputs, outputs)
+    changed, fresh = changed_talks(settings)
+    site_ready = (settings.outputs_dir / "site" / "public" / "index.html").is_file()
+    if not changed and site_ready:
+        console.print(f"nothing changed: {len(fresh)} talks are current", markup=False)
+        return
+    quiet_prefect(verbose=False)
+    from flows.nightly import nightly as nightly_flow
+
+    if prefect is None:
+        prefect = bool(os.environ.get("PREFECT_API_URL"))
+    flow_or_plain = nightly_flow if prefect else nightly_flow.fn
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        report_of_night = flow_or_plain(inputs, outputs)
+    except KeyboardInterrupt as stop:
+        console.print(f"[red]interrupted[/red] ({getattr(stop, 'signal_name', 'SIGINT')})")
+        raise typer.Exit(130) from None
+    console.print(f"{len(report_of_night.fresh)} talks were current", markup=False)
+    report(report_of_night.records)
+    if report_of_night.site:
+        console.print(f"site: {report_of_night.site}", markup=False)
+    if any(r.status not in ("succeeded", "partial") for r in report_of_night.records):
+        raise typer.Exit(1)
+
+
+@app.command()
+def serve(
+    cron: Annotated[str, typer.Option(help="When the nightly run starts.")] = "0 2 * * *",
+    timezone: Annotated[str, typer.Option(help="IANA time zone of the cron.")] = "Asia/Shanghai",
+) -> None:
+    """Run the nightly schedule here until Ctrl-C: a local Prefect server (its database in
+    a temporary folder) and a runner for the `nightly` deployment, no setup by hand. With
+    PREFECT_API_URL set, the schedule goes to that server instead."""
+    quiet_prefect(verbose=False)
+    from prefect.schedules import Cron
+
+    from flows.local_server import local_prefect_server
+    from flows.nightly import nightly as nightly_flow
+
+    with local_prefect_server() as api:
+        console.print(f"Prefect API: {api}; nightly at {cron} ({timezone})", markup=False)
+        with contextlib.suppress(KeyboardInterrupt):
+            nightly_flow.serve(name="nightly", schedules=[Cron(cron, timezone=timezone)])
+
+
 site_app = typer.Typer(
     help="The bilingual MkDocs Material site of every published talk (outputs/site/).",
     no_args_is_help=True,
 )
 app.add_typer(site_app, name="site")
-OutputsOption = Annotated[
-    Path | None,
-    typer.Option(help="The outputs directory (default: TALK2ARTICLE_OUTPUTS_DIR or ./outputs)."),
-]
 
 
 def built_site(outputs: Path | None, site_url: str | None = None):
@@ -135,7 +204,6 @@ def site_serve(
     port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 8000,
 ) -> None:
     """Build the site, then serve it on http://127.0.0.1:PORT/ until Ctrl-C."""
-    import contextlib
     import functools
     import http.server
 

@@ -8,6 +8,7 @@ from prefect import flow
 from flows import tasks
 from pipeline.deck.vocabulary import collect_terms
 from pipeline.errors import StageFailure
+from pipeline.fingerprint import talk_fingerprint
 from pipeline.llm.session import LLMSession
 from pipeline.runner import StageFailed, TalkRun
 from pipeline.schema import RunRecord, StageError
@@ -24,7 +25,9 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
     store = TalkStore(settings.outputs_dir / slug)
     try:
         with store.lock():
-            return run_stages(TalkRun(store, slug), folder, slug, settings, llm)
+            run = TalkRun(store, slug)
+            run.record.fingerprint = talk_fingerprint(folder, settings)
+            return run_stages(run, folder, slug, settings, llm)
     except StageFailure as err:
         return unrecorded(slug, err.message, err.file)
     except OSError as err:
@@ -60,6 +63,18 @@ def unrecorded(slug: str, message: str, file: Path | str | None) -> RunRecord:
     error = StageError(stage="talk", message=message, file=str(file) if file else None)
     now = datetime.now(UTC)
     return RunRecord(talk=slug, status="failed", started=now, finished=now, errors=[error])
+
+
+def is_fresh(folder: Path, settings: Settings) -> bool:
+    """Whether the talk's last run made its articles from exactly what is there now."""
+    store = TalkStore(settings.outputs_dir / talk_slug(folder, settings.inputs_dir))
+    last = store.read("run.json", RunRecord)
+    return (
+        last is not None
+        and last.status in ("succeeded", "partial")
+        and all(Path(p).is_file() for p in last.outputs)
+        and last.fingerprint == talk_fingerprint(folder, settings)
+    )
 
 
 def configured(inputs_dir: Path | None, outputs_dir: Path | None) -> Settings:

@@ -27,6 +27,9 @@ class RunRecord(Contract):
     previous: str | None = Field(
         None, description="how the run before this one ended, if it was killed outright"
     )
+    fingerprint: str | None = Field(
+        None, description="of its files, settings, prompts and code (pipeline.fingerprint)"
+    )
     started: datetime
     finished: datetime | None = None
     stages: list[StageRecord] = Field(default_factory=list)

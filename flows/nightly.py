@@ -1,0 +1,59 @@
+"""The nightly flow: every new or changed talk under inputs/, then the site.
+
+Talks are independent tasks. By default they run one at a time (a transcription or a
+local LLM takes every core); with the Dask task runner they spread over workers, each
+with its own LLM endpoint (prefect-dask: `nightly.with_options(task_runner=...)`).
+"""
+
+from pathlib import Path
+
+from prefect import flow, task
+from prefect.cache_policies import NONE
+from prefect.context import FlowRunContext
+from prefect.task_runners import ThreadPoolTaskRunner
+from pydantic import Field
+
+from flows.talk import configured, is_fresh, run_talk
+from pipeline.llm.session import LLMSession
+from pipeline.schema import Contract, RunRecord
+from pipeline.settings import Settings
+from pipeline.site import build_site
+from pipeline.talk import discover_talks, talk_slug
+
+
+class NightlyReport(Contract):
+    fresh: list[str] = Field(description="talks whose articles are current: not run")
+    records: list[RunRecord] = Field(description="the talks that ran")
+    site: str | None = Field(None, description="the built site, if rebuilt")
+
+
+def changed_talks(settings: Settings) -> tuple[list[Path], list[Path]]:
+    """(talks to run, talks whose last run is current), without loading any model."""
+    talks = discover_talks(settings.inputs_dir, settings.outputs_dir)
+    fresh = [folder for folder in talks if is_fresh(folder, settings)]
+    return [folder for folder in talks if folder not in fresh], fresh
+
+
+@task(name="talk", cache_policy=NONE, persist_result=False)
+def talk_task(folder: Path, settings: Settings) -> RunRecord:
+    """One talk with its own LLM session: a worker elsewhere cannot share ours."""
+    with LLMSession(settings) as llm:
+        return run_talk(folder, settings, llm)
+
+
+@flow(name="nightly", task_runner=ThreadPoolTaskRunner(max_workers=1))
+def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> NightlyReport:
+    """Run every new or changed talk, then rebuild the site if anything ran."""
+    settings = configured(inputs_dir, outputs_dir)
+    changed, fresh = changed_talks(settings)
+    if FlowRunContext.get() is None:  # called plainly (`talk2article nightly`, no server)
+        records = [talk_task.fn(folder, settings) for folder in changed]
+    else:
+        futures = [talk_task.submit(folder, settings) for folder in changed]
+        records = [future.result() for future in futures]
+    site = settings.outputs_dir / "site"
+    built = None
+    if records or not (site / "public" / "index.html").is_file():
+        built = build_site(settings.outputs_dir, site).public
+    slugs = [talk_slug(folder, settings.inputs_dir) for folder in fresh]
+    return NightlyReport(fresh=slugs, records=records, site=built)

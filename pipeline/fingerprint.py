@@ -1,0 +1,38 @@
+"""Everything a talk's articles depend on, as one hash: its files, the settings, the
+prompts and the code. A nightly run skips a talk whose last run ended with this same
+fingerprint, without loading a stage, a model or Prefect: nothing can have changed.
+"""
+
+import hashlib
+from importlib.resources import files
+from pathlib import Path
+
+from pipeline.settings import Settings
+from pipeline.source import ROOT
+from pipeline.store import sha256_file
+
+# Paths and secrets say where things are, not what the articles are made of.
+NOT_CONTENT = {"inputs_dir", "outputs_dir", "cache_dir", "prompts_dir"}
+
+
+def folder_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith("."))
+
+
+def talk_fingerprint(folder: Path, settings: Settings) -> str:
+    digest = hashlib.sha256()
+
+    def add(label: str, value: str) -> None:
+        digest.update(f"{label}\0{value}\0".encode())
+
+    for path in folder_files(folder):
+        add(f"talk:{path.relative_to(folder).as_posix()}", sha256_file(path))
+    exclude = {name: True for name in NOT_CONTENT} | {"llm": {"api_key": True}}
+    options = settings.model_dump_json(exclude=exclude)
+    add("settings", options)
+    prompts = settings.prompts_dir or Path(str(files("prompts")))
+    for path in sorted(prompts.glob("*.yaml")):
+        add(f"prompt:{path.name}", sha256_file(path))
+    for path in sorted(ROOT.rglob("*.py")):
+        add(f"code:{path.relative_to(ROOT).as_posix()}", sha256_file(path))
+    return digest.hexdigest()
