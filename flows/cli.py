@@ -161,6 +161,31 @@ def serve(
             nightly_flow.serve(name="nightly", schedules=[Cron(cron, timezone=timezone)])
 
 
+@app.command("eval")
+def eval_cases(
+    cases: Annotated[
+        str | None, typer.Option(help="Comma-separated case names (default: every case).")
+    ] = None,
+    outputs: OutputsOption = None,
+    cold: Annotated[bool, typer.Option(help="Redo every stage (not only changed ones).")] = False,
+) -> None:
+    """Run the golden cases of evals/cases/ end to end with the configured models, measure
+    them against their truth and write the reports: each case's eval.md/eval.html and the
+    dashboard (outputs/.evals/dashboard/), with what got worse since the previous eval.
+    The exit code is 1 when something got worse."""
+    from evals.golden import golden_eval
+    from pipeline.settings import Settings
+
+    folder = (outputs or Settings().outputs_dir) / ".evals"
+    flagged = golden_eval(folder, cases.split(",") if cases else None, cold)
+    for case, found in flagged.items():
+        for regression in found:
+            console.print(f"[red]worse[/red] {escape(case)}: {escape(regression)}")
+    console.print(f"dashboard: {folder / 'dashboard' / 'dashboard.html'}", markup=False)
+    if any(flagged.values()):
+        raise typer.Exit(1)
+
+
 site_app = typer.Typer(
     help="The bilingual MkDocs Material site of every published talk (outputs/site/).",
     no_args_is_help=True,

@@ -1,4 +1,5 @@
-"""The nightly flow: every new or changed talk under inputs/, then the site.
+"""The nightly flow: every new or changed talk under inputs/, then the site and the eval
+dashboard (published as Prefect artifacts when it runs as a flow).
 
 Talks are independent tasks. By default they run one at a time (a transcription or a
 local LLM takes every core); with the Dask task runner they spread over workers, each
@@ -8,11 +9,14 @@ with its own LLM endpoint (prefect-dask: `nightly.with_options(task_runner=...)`
 from pathlib import Path
 
 from prefect import flow, task
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NONE
 from prefect.context import FlowRunContext
 from prefect.task_runners import ThreadPoolTaskRunner
 from pydantic import Field
 
+from evals import evaluate, talk_folders
+from evals.report import read_history
 from flows.talk import configured, is_fresh, run_talk
 from pipeline.llm.session import LLMSession
 from pipeline.schema import Contract, RunRecord
@@ -25,6 +29,9 @@ class NightlyReport(Contract):
     fresh: list[str] = Field(description="talks whose articles are current: not run")
     records: list[RunRecord] = Field(description="the talks that ran")
     site: str | None = Field(None, description="the built site, if rebuilt")
+    regressions: dict[str, list[str]] = Field(
+        default_factory=dict, description="per talk, the figures worse than its previous run"
+    )
 
 
 def changed_talks(settings: Settings) -> tuple[list[Path], list[Path]]:
@@ -52,8 +59,27 @@ def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> 
         futures = [talk_task.submit(folder, settings) for folder in changed]
         records = [future.result() for future in futures]
     site = settings.outputs_dir / "site"
-    built = None
+    built, flagged = None, {}
     if records or not (site / "public" / "index.html").is_file():
         built = build_site(settings.outputs_dir, site).public
+        dashboard = settings.outputs_dir / "evals"
+        flagged = evaluate(talk_folders(settings.outputs_dir), dashboard)
+        if FlowRunContext.get() is not None:
+            publish_artifacts(dashboard)
     slugs = [talk_slug(folder, settings.inputs_dir) for folder in fresh]
-    return NightlyReport(fresh=slugs, records=records, site=built)
+    return NightlyReport(fresh=slugs, records=records, site=built, regressions=flagged)
+
+
+def publish_artifacts(dashboard: Path) -> None:
+    """The dashboard in the Prefect UI: as Markdown, and the latest figures as a table."""
+    create_markdown_artifact(
+        (dashboard / "dashboard.md").read_text(encoding="utf-8"), key="eval-dashboard"
+    )
+    latest: dict[str, dict] = {}
+    for entry in read_history(dashboard / "history.jsonl"):
+        latest[entry["talk"]] = {"talk": entry["talk"], **flat(entry["figures"])}
+    create_table_artifact(list(latest.values()), key="eval-figures")
+
+
+def flat(figures: dict) -> dict:
+    return {k: v for k, v in figures.items() if isinstance(v, int | float | str) or v is None}

@@ -1,0 +1,36 @@
+"""Eval reports for reviewers: per-talk figures (evals.metrics), reports and a dashboard
+across talks and runs with regressions flagged (evals.report), the golden cases with
+their truth (evals.golden)."""
+
+from pathlib import Path
+
+from evals.metrics import Truth, talk_metrics
+from evals.report import write_dashboard, write_talk_report
+from pipeline.schema import RunRecord
+from pipeline.store import TalkStore
+
+
+def talk_folders(outputs_dir: Path) -> dict[str, Path]:
+    """slug -> outputs folder of every talk that has run (not the site, not hidden ones)."""
+    found = {}
+    for run_file in sorted(outputs_dir.rglob("run.json")):
+        slug = run_file.parent.relative_to(outputs_dir).as_posix()
+        if not any(part.startswith(".") or part == "site" for part in slug.split("/")):
+            found[slug] = run_file.parent
+    return found
+
+
+def evaluate(
+    folders: dict[str, Path], dashboard: Path, truths: dict[str, Truth] | None = None
+) -> dict[str, list[str]]:
+    """Figures, report and regressions of every talk in `folders`; the dashboard in
+    `dashboard`. Returns each talk's regressions against its previous run."""
+    results = {}
+    for slug, out in folders.items():
+        run = TalkStore(out).read("run.json", RunRecord)
+        run_id = run.started.isoformat() if run else "unknown"
+        results[slug] = (run_id, talk_metrics(out, (truths or {}).get(slug)))
+    flagged = write_dashboard(dashboard, results)
+    for slug, (_, figures) in results.items():
+        write_talk_report(folders[slug], slug, figures, flagged.get(slug, []))
+    return flagged

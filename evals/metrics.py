@@ -1,0 +1,228 @@
+"""What a reviewer needs to know about one talk's outputs, as numbers: speech recognition,
+timeline, article quality, zh/en parity, Chinese typesetting lint, cost.
+
+Figures that need a truth (WER, timeline accuracy, facts covered) are None without one;
+everything else is measured on any talk. Every figure says which way is better (BETTER).
+"""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jiwer
+from autocorrect_py import lint_for
+
+from pipeline.grounding import (
+    MIN_SUPPORT,
+    cited_text,
+    copied_share,
+    duplicate_of,
+    invented_numbers,
+    is_echo,
+    keeps_name,
+    kept_terms,
+    prompt_lines,
+    split_sentences,
+    support,
+    wrong_language_sentences,
+)
+from pipeline.prompts import load_prompt
+from pipeline.schema import Draft, DraftText, Evidence, Notes, RunRecord, Timeline, Transcript
+from pipeline.text import TECHNICAL, numbers
+
+PROMPTS = ("notes", "outline", "write_paragraph", "translate_zh", "translate_en")
+LOW_CONFIDENCE = -1.0  # avg_logprob below this: Whisper was unsure of the segment
+NORMALISE = jiwer.Compose(
+    [jiwer.ToLowerCase(), jiwer.RemovePunctuation(), jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
+)
+# +1: higher is better, -1: lower is better (regressions are judged this way).
+BETTER = {
+    "wer": -1,
+    "term_accuracy": 1,
+    "low_confidence_share": -1,
+    "timeline_accuracy": 1,
+    "facts_covered": 1,
+    "invented_numbers": -1,
+    "unsupported_sentences": -1,
+    "copied_share": -1,
+    "prompt_echoes": -1,
+    "wrong_language_sentences": -1,
+    "duplicate_paragraphs": -1,
+    "terms_right_en": 1,
+    "terms_right_zh": 1,
+    "sections_cited": 1,
+    "parity": 1,
+    "cjk_lint": -1,
+    "llm_seconds": -1,
+    "llm_tokens": -1,
+    "seconds": -1,
+}
+
+
+@dataclass
+class Truth:
+    """What a golden case knows for sure (evals/cases/<case>/truth.yaml)."""
+
+    language: str = "en"
+    terms: list[str] = field(default_factory=list)
+    facts: list[dict] = field(default_factory=list)
+    reference: str | None = None  # what was said, for WER
+    slides: list[tuple[int, float, float]] = field(default_factory=list)  # (slide, start, end)
+
+
+def in_text(term: str, text: str) -> bool:
+    """Names and identifiers as spelled; ordinary words in any case."""
+    if TECHNICAL.search(term):
+        return term in text
+    return term.lower() in text.lower()
+
+
+def paragraphs(draft: DraftText):
+    return [p for s in draft.sections for p in s.paragraphs]
+
+
+def share(part: float, whole: float) -> float | None:
+    return round(part / whole, 3) if whole else None
+
+
+def read(out: Path, name: str, contract):
+    path = out / name
+    return contract.model_validate_json(path.read_text()) if path.is_file() else None
+
+
+def asr_metrics(transcript: Transcript | None, truth: Truth | None) -> dict:
+    if transcript is None:
+        return {"wer": None, "term_accuracy": None, "low_confidence_share": None}
+    said = " ".join(s.text for s in transcript.segments)
+    wer = None
+    if truth and truth.reference and transcript.source == "asr":
+        wer = round(jiwer.wer(NORMALISE(truth.reference), NORMALISE(said)), 3)
+    reference = truth.reference if truth and truth.reference else None
+    expected = [t for t in transcript.vocabulary if not reference or in_text(t, reference)]
+    unsure = sum(
+        s.end - s.start
+        for s in transcript.segments
+        if s.avg_logprob is not None and s.avg_logprob < LOW_CONFIDENCE
+    )
+    return {
+        "wer": wer,
+        "term_accuracy": share(sum(in_text(t, said) for t in expected), len(expected)),
+        "low_confidence_share": share(unsure, transcript.duration),
+    }
+
+
+def timeline_metrics(timeline: Timeline | None, truth: Truth | None) -> dict:
+    if not timeline or not truth or not truth.slides:
+        return {"timeline_accuracy": None}
+    right = sum(
+        max(0.0, min(end, s.end) - max(start, s.start))
+        for slide, start, end in truth.slides
+        for s in timeline.spans
+        if s.slide == slide
+    )
+    return {"timeline_accuracy": share(right, sum(end - start for _, start, end in truth.slides))}
+
+
+def article_metrics(
+    draft: Draft, evidence: Evidence, notes: Notes | None, said: str, terms: list[str], truth
+) -> dict:
+    units, language = evidence.by_id(), notes.language if notes else "en"
+    source = draft.zh if language == "zh" else draft.en
+    texts = {"en": draft.en, "zh": draft.zh}
+
+    def cited(paragraph) -> str:
+        return cited_text(paragraph.citations, units)
+
+    facts, missed = None, []
+    if truth and truth.facts:
+        found = [
+            any(
+                all(in_text(t, p.text) for t in fact.get("terms", []))
+                and all(n in numbers(p.text) for n in fact.get("numbers", []))
+                for p in paragraphs(source)
+            )
+            for fact in truth.facts
+        ]
+        facts = share(sum(found), len(found))
+        missed = [fact for fact, ok in zip(truth.facts, found, strict=True) if not ok]
+    sentences = [(s, cited(p)) for p in paragraphs(source) for s in split_sentences(p.text)]
+    unsupported = [s for s, src in sentences if support(s, src) < MIN_SUPPORT]
+    lines = prompt_lines([load_prompt(p) for p in PROMPTS])
+    all_text = [" · ".join(draft.tags)]
+    wrong = duplicates = invented = 0
+    for lang, text in texts.items():
+        headings = [text.title, *(s.title for s in text.sections)]
+        all_text += [text.summary, *headings]
+        earlier: list[str] = []
+        for p in paragraphs(text):
+            all_text.append(p.text)
+            invented += len(invented_numbers(p.text, cited(p)))
+            wrong += len(wrong_language_sentences(p.text, lang, terms))
+            duplicates += duplicate_of(p.text, earlier) is not None
+            earlier.append(p.text)
+        wrong += sum(bool(wrong_language_sentences(h, lang, terms)) for h in headings)
+    body = {lang: " ".join(p.text for p in paragraphs(t)) for lang, t in texts.items()}
+    cited_ids = {c for t in texts.values() for p in paragraphs(t) for c in p.citations}
+    sections = notes.sections if notes else []
+    covered = [any(u in cited_ids for u in s.unit_ids) for s in sections]
+    names = kept_terms(terms)
+    return {
+        "facts_covered": facts,
+        "missed_facts": missed,
+        "invented_numbers": invented,
+        "unsupported_sentences": share(len(unsupported), len(sentences)),
+        "copied_share": round(copied_share(body[language], said, language), 3),
+        "prompt_echoes": sum(is_echo(t, lines) for t in all_text if t),
+        "wrong_language_sentences": wrong,
+        "duplicate_paragraphs": duplicates,
+        "terms_right_en": share(sum(in_text(t, body["en"]) for t in terms), len(terms)),
+        "terms_right_zh": share(sum(keeps_name(body["zh"], t) for t in names), len(names)),
+        "sections_cited": share(sum(covered), len(covered)),
+    }
+
+
+def parity(draft: Draft) -> float:
+    """Share of paragraphs whose zh and en versions carry the same numbers, in the same
+    chapters and citations (1.0: the two articles say the same things)."""
+    pairs = list(zip(paragraphs(draft.zh), paragraphs(draft.en), strict=False))
+    same_shape = len(paragraphs(draft.zh)) == len(paragraphs(draft.en))
+    same = [z.citations == e.citations and numbers(z.text) == numbers(e.text) for z, e in pairs]
+    return round(sum(same) / len(same), 3) if same and same_shape else 0.0
+
+
+def cost(out: Path, run: RunRecord | None) -> dict:
+    calls = []
+    if (out / "llm_calls.jsonl").is_file():
+        calls = [json.loads(x) for x in (out / "llm_calls.jsonl").read_text().splitlines() if x]
+    tokens = sum(c.get("usage", {}).get("total_tokens", 0) for c in calls)
+    stages = {s.name: s.seconds for s in run.stages} if run else {}
+    return {
+        "llm_calls": len(calls),
+        "llm_tokens": tokens,
+        "llm_seconds": round(sum(c.get("seconds", 0) for c in calls), 1),
+        "seconds": round(sum(stages.values()), 1),
+        "stage_seconds": stages,
+    }
+
+
+def talk_metrics(out: Path, truth: Truth | None = None) -> dict:
+    """Every figure of one talk's outputs folder."""
+    transcript = read(out, "transcript.json", Transcript)
+    draft = read(out, "draft.json", Draft)
+    evidence = read(out, "evidence.json", Evidence)
+    run = read(out, "run.json", RunRecord)
+    figures = asr_metrics(transcript, truth)
+    figures |= timeline_metrics(read(out, "timeline.json", Timeline), truth)
+    if draft and evidence:
+        terms = (
+            truth.terms if truth and truth.terms else transcript.vocabulary if transcript else []
+        )
+        said = " ".join(s.text for s in transcript.segments) if transcript else ""
+        notes = read(out, "notes.json", Notes)
+        figures |= article_metrics(draft, evidence, notes, said, terms, truth)
+        figures["parity"] = parity(draft)
+    zh = out / "article.zh.md"
+    figures["cjk_lint"] = len(lint_for(zh.read_text(), "md").lines) if zh.is_file() else None
+    figures |= cost(out, run)
+    figures["status"] = run.status if run else None
+    return figures

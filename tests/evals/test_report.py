@@ -1,0 +1,44 @@
+import datetime as dt
+import json
+
+from evals import evaluate, talk_folders
+from evals.report import regressions, write_dashboard
+from tests.site.published import publish
+
+BEFORE = {"facts_covered": 0.9, "invented_numbers": 0, "copied_share": 0.30, "seconds": 100.0}
+
+
+def test_a_figure_that_got_worse_is_flagged_and_noise_is_not():
+    after = {"facts_covered": 0.7, "invented_numbers": 2, "copied_share": 0.31, "seconds": 110.0}
+    flagged = regressions(BEFORE, after)
+    assert flagged == ["facts_covered: 0.9 → 0.7", "invented_numbers: 0 → 2"]
+    assert regressions(BEFORE, {**BEFORE, "seconds": 150.0}) == ["seconds: 100.0 → 150.0"]
+    assert regressions(BEFORE, {**BEFORE, "facts_covered": 1.0}) == []  # better is no flag
+    assert regressions(None, BEFORE) == []  # a first run has nothing to compare with
+
+
+def test_the_dashboard_compares_each_talk_with_its_own_previous_run(tmp_path):
+    write_dashboard(tmp_path, {"a": ("2026-11-01", BEFORE), "b": ("2026-11-01", BEFORE)})
+    worse = {**BEFORE, "invented_numbers": 3}
+    flagged = write_dashboard(tmp_path, {"a": ("2026-11-02", worse), "b": ("2026-11-01", BEFORE)})
+    assert flagged == {"a": ["invented_numbers: 0 → 3"], "b": []}
+    assert len((tmp_path / "history.jsonl").read_text().splitlines()) == 3  # b's run once
+    dashboard = (tmp_path / "dashboard.md").read_text()
+    assert "**a**: invented_numbers: 0 → 3" in dashboard
+    page = (tmp_path / "dashboard.html").read_text()
+    assert '<td class="bad">3</td>' in page and "<script" not in page and "<svg" in page
+
+
+def test_every_talk_gets_a_report_beside_its_articles(tmp_path):
+    outputs = tmp_path / "outputs"
+    publish(outputs, "examples/paging", "分页", dt.date(2026, 10, 1))
+    folders = talk_folders(outputs)
+    assert list(folders) == ["examples/paging"]
+    evaluate(folders, outputs / "evals")
+    talk = outputs / "examples/paging"
+    figures = json.loads((talk / "eval.json").read_text())
+    assert figures["parity"] == 1.0 and figures["invented_numbers"] == 0
+    assert figures["facts_covered"] is None  # no truth for this talk
+    assert "| parity | 1 |" in (talk / "eval.md").read_text()
+    assert (talk / "eval.html").read_text().startswith("<!doctype html>")
+    assert "examples/paging" in (outputs / "evals" / "dashboard.md").read_text()
