@@ -54,12 +54,19 @@ def fake_endpoint(endpoint: FakeEndpoint) -> Iterator[str]:
         def log_message(self, *args) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with in_thread(Handler) as port:
+        yield f"http://127.0.0.1:{port}/v1"
+
+
+@contextmanager
+def in_thread(handler, port: int = 0) -> Iterator[int]:
+    """An HTTP server on 127.0.0.1 (a free port by default) in a thread; yields its port."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+        yield server.server_address[1]
     finally:
         server.shutdown()
         server.server_close()

@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -73,12 +75,20 @@ def folders(tmp_path) -> tuple[Path, Path, Path]:
     return subtitles_talk(inputs), inputs, outputs
 
 
-def test_ctrl_c_stops_within_seconds_and_records_where(folders):
+@contextmanager
+def hung_in_notes(folders) -> Iterator[subprocess.Popen]:
+    """The CLI on the talk, waiting on an endpoint that does not answer its notes call."""
     talk, inputs, outputs = folders
     endpoint = FakeEndpoint(delays={"notes": HANG})
     with fake_endpoint(endpoint) as url:
         process = cli(url, str(talk), "--inputs", str(inputs), "--outputs", str(outputs))
         wait_for(lambda: endpoint.requests and record(outputs).get("stage") == "notes")
+        yield process
+
+
+def test_ctrl_c_stops_within_seconds_and_records_where(folders):
+    outputs = folders[2]
+    with hung_in_notes(folders) as process:
         asked = time.monotonic()
         os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends: the whole group
         _, stderr = process.communicate(timeout=30)
@@ -90,11 +100,8 @@ def test_ctrl_c_stops_within_seconds_and_records_where(folders):
 
 
 def test_sigterm_is_handled_like_ctrl_c(folders):
-    talk, inputs, outputs = folders
-    endpoint = FakeEndpoint(delays={"notes": HANG})
-    with fake_endpoint(endpoint) as url:
-        process = cli(url, str(talk), "--inputs", str(inputs), "--outputs", str(outputs))
-        wait_for(lambda: endpoint.requests and record(outputs).get("stage") == "notes")
+    outputs = folders[2]
+    with hung_in_notes(folders) as process:
         process.terminate()
         process.communicate(timeout=30)
     assert process.returncode == 130
@@ -126,10 +133,8 @@ def test_killed_while_drafting_the_next_run_redoes_nothing_finished(folders):
 
 def test_a_second_run_on_the_same_talk_refuses_and_leaves_the_first_alone(folders):
     talk, inputs, outputs = folders
-    endpoint = FakeEndpoint(delays={"notes": HANG})
-    with fake_endpoint(endpoint) as url:
-        first = cli(url, str(talk), "--inputs", str(inputs), "--outputs", str(outputs))
-        wait_for(lambda: endpoint.requests and record(outputs).get("stage") == "notes")
+    with hung_in_notes(folders) as first:
+        url = "http://127.0.0.1:9/v1"  # never asked: the talk is refused before any stage
         second = cli(url, str(talk), "--inputs", str(inputs), "--outputs", str(outputs))
         stdout, stderr = second.communicate(timeout=60)
         assert second.returncode == 1 and "another run (pid" in stdout, stdout + stderr

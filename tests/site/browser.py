@@ -5,7 +5,6 @@ import functools
 import http.server
 import shutil
 import socket
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +17,7 @@ from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
 from pipeline.text import cjk_share
+from tests.llm_server import in_thread
 
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 # The flags this machine's closed network needs (see the env notes): no background calls.
@@ -49,15 +49,8 @@ def serving(root: Path, port: int) -> Iterator[str]:
         def log_message(self, *args) -> None:
             pass
 
-    handler = functools.partial(Quiet, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with in_thread(functools.partial(Quiet, directory=str(root)), port):
         yield f"http://127.0.0.1:{port}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @contextmanager
