@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.flows.test_crash import subtitles_talk, wait_for
+from tests.flows.test_crash import record, subtitles_talk, wait_for
 
 pytestmark = pytest.mark.models
 
@@ -46,11 +46,12 @@ def test_no_process_outlives_a_killed_cli(tmp_path):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    wait_for(lambda: children(process.pid), timeout=120)  # the llama.cpp server is up
-    [server] = children(process.pid)
+    wait_for(lambda: record(outputs).get("stage") == "notes" and children(process.pid), 120)
+    [server] = children(process.pid)  # the llama.cpp server, loading then taking notes
+    time.sleep(8)  # mid-generation: a server told to stop politely would finish it first
     os.kill(process.pid, signal.SIGKILL)  # the CLI alone, as `kill -9 <pid>` does
     process.wait()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 3
     while alive(server) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not alive(server)
