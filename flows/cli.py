@@ -25,6 +25,14 @@ OutputsOption = Annotated[
     Path | None,
     typer.Option(help="The outputs directory (default: TALK2ARTICLE_OUTPUTS_DIR or ./outputs)."),
 ]
+PrefectOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--prefect/--no-prefect",
+        help="Run as Prefect flows, reported to the Prefect API (default: when "
+        "PREFECT_API_URL names a server; otherwise plain, with no temporary server).",
+    ),
+]
 
 
 @app.command()
@@ -49,14 +57,7 @@ def run(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Show Prefect's per-task log lines.")
     ] = False,
-    prefect: Annotated[
-        bool | None,
-        typer.Option(
-            "--prefect/--no-prefect",
-            help="Run as Prefect flows, reported to the Prefect API (default: when "
-            "PREFECT_API_URL names a server; otherwise plain, with no temporary server).",
-        ),
-    ] = None,
+    prefect: PrefectOption = None,
     outputs: Annotated[
         Path | None,
         typer.Option(
@@ -78,16 +79,10 @@ def run(
     from flows.talk import all_talks as all_flow
     from flows.talk import talk_to_article
 
-    if prefect is None:
-        prefect = bool(os.environ.get("PREFECT_API_URL"))
-    one, every = (talk_to_article, all_flow) if prefect else (talk_to_article.fn, all_flow.fn)
-    signal.signal(signal.SIGTERM, terminated)
-    try:
-        records = every(inputs, outputs) if all_talks else [one(talk, outputs, inputs)]
-    except KeyboardInterrupt as stop:
-        name = getattr(stop, "signal_name", "SIGINT")
-        console.print(f"[red]interrupted[/red] ({name}): what was done is kept; run again to go on")
-        raise typer.Exit(130) from None
+    if all_talks:
+        records = interruptible(orchestrated(all_flow, prefect), inputs, outputs)
+    else:
+        records = [interruptible(orchestrated(talk_to_article, prefect), talk, outputs, inputs)]
     report(records)
     if not records or any(r.status != "succeeded" for r in records):
         raise typer.Exit(1)
@@ -99,13 +94,7 @@ def nightly(
         Path | None, typer.Option(help="Inputs directory (default: ./inputs).")
     ] = None,
     outputs: OutputsOption = None,
-    prefect: Annotated[
-        bool | None,
-        typer.Option(
-            "--prefect/--no-prefect",
-            help="Run as a Prefect flow (default: when PREFECT_API_URL names a server).",
-        ),
-    ] = None,
+    prefect: PrefectOption = None,
 ) -> None:
     """Run every new or changed talk under inputs/, then rebuild the site.
 
@@ -124,15 +113,7 @@ def nightly(
     quiet_prefect(verbose=False)
     from flows.nightly import nightly as nightly_flow
 
-    if prefect is None:
-        prefect = bool(os.environ.get("PREFECT_API_URL"))
-    flow_or_plain = nightly_flow if prefect else nightly_flow.fn
-    signal.signal(signal.SIGTERM, terminated)
-    try:
-        report_of_night = flow_or_plain(inputs, outputs)
-    except KeyboardInterrupt as stop:
-        console.print(f"[red]interrupted[/red] ({getattr(stop, 'signal_name', 'SIGINT')})")
-        raise typer.Exit(130) from None
+    report_of_night = interruptible(orchestrated(nightly_flow, prefect), inputs, outputs)
     console.print(f"{len(report_of_night.fresh)} talks were current", markup=False)
     report(report_of_night.records)
     if report_of_night.site:
@@ -256,6 +237,26 @@ def prepare() -> None:
         console.print(f"whisper {ref.id}: {ref.location}")
     for name in BUNDLED_LLMS:
         console.print(f"llm {name}: {bundled_gguf(name, cache)}")
+
+
+def orchestrated(flow, prefect: bool | None):
+    """The flow under Prefect when asked, or when a Prefect server is configured; else its
+    plain function (no temporary server to start, orphan or leave a database behind)."""
+    if prefect is None:
+        prefect = bool(os.environ.get("PREFECT_API_URL"))
+    return flow if prefect else flow.fn
+
+
+def interruptible(call, *args):
+    """`call(*args)`, with Ctrl-C and SIGTERM ending the command with exit code 130 and a
+    line, not a traceback (run.json says where it stopped)."""
+    signal.signal(signal.SIGTERM, terminated)
+    try:
+        return call(*args)
+    except KeyboardInterrupt as stop:
+        name = getattr(stop, "signal_name", "SIGINT")
+        console.print(f"[red]interrupted[/red] ({name}): what was done is kept; run again to go on")
+        raise typer.Exit(130) from None
 
 
 class Terminated(KeyboardInterrupt):
