@@ -134,9 +134,14 @@ def write_talk_report(out: Path, talk: str, figures: dict, flagged: list[str]) -
     flagged_names = {f.split(":")[0] for f in flagged}
     bad = {(r, "value") for r, row in enumerate(rows) if row[0] in flagged_names}
     shares = {
-        n: figures.get(n) for n in SHOWN if BETTER.get(n) and isinstance(figures.get(n), float)
+        f"{n} {'↑' if BETTER[n] > 0 else '↓'}": figures[n]
+        for n in SHOWN
+        if n in BETTER and isinstance(figures.get(n), float) and 0.0 <= figures[n] <= 1.0
     }
-    parts = [html_table(["figure", "value"], rows, bad), bars("Shares (higher is better)", shares)]
+    parts = [
+        html_table(["figure", "value"], rows, bad),
+        bars("Shares (↑ higher is better)", shares),
+    ]
     parts.append(bars("Seconds per stage", stage_seconds))
     if flagged:
         items = "".join(f"<li>{html.escape(f)}</li>" for f in flagged)

@@ -250,6 +250,9 @@ def orchestrated(flow, prefect: bool | None):
 def interruptible(call, *args):
     """`call(*args)`, with Ctrl-C and SIGTERM ending the command with exit code 130 and a
     line, not a traceback (run.json says where it stopped)."""
+    # Installed explicitly: a process started in the background by a shell inherits SIGINT
+    # ignored, and Python then leaves it ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, terminated)
     try:
         return call(*args)

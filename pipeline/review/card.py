@@ -23,6 +23,10 @@ SELF_MEASURED = re.compile(
     r"|自测|自己的(?:基准|测试|测量)|我们的(?:测试|测量|基准)",
     re.IGNORECASE,
 )
+MEASUREMENT = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:%|x\b|×|倍|times|percent|ms\b|s\b|秒|毫秒|[KMGT]i?B\b|tokens?\b|QPS|TPS)",
+    re.IGNORECASE,
+)
 HARDWARE = re.compile(r"\b(?:[AHBLV]\d{2,3}|MI\d{3}X?|RTX ?\d{4}|TPU ?v\d|昇腾 ?\d*)\b|昇腾")
 
 
@@ -41,11 +45,13 @@ def verdict_of(
     return ("需修改", reasons) if reasons else ("推荐收录", ["全部自动检查通过"])
 
 
-def first_sentence(sections: list[DraftSection], with_number: bool = False) -> str | None:
+def first_sentence(sections: list[DraftSection], measured: bool = False) -> str | None:
+    """The first sentence of these chapters; with `measured`, the first with a quantity
+    (a number with a unit or a ratio: a year or a version is no measurement)."""
     for section in sections:
         for paragraph in section.paragraphs:
             for sentence in split_sentences(paragraph.text):
-                if not with_number or numbers(sentence):
+                if not measured or MEASUREMENT.search(sentence):
                     return sentence.rstrip("。.")
     return None
 
@@ -58,7 +64,7 @@ def summary_of(draft: Draft) -> str:
         s.title for s in zh.sections
     ]
     parts = [f"文章讲{zh.title}：重点包括{'、'.join(core[:4])}"]
-    if measured := first_sentence(by_role["results"], with_number=True):
+    if measured := first_sentence(by_role["results"], measured=True):
         parts.append(f"实测{measured}")
     if limit := first_sentence(by_role["limits"]):
         parts.append(f"作者同时指出{limit}")

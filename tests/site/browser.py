@@ -16,6 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
+from pipeline.article.typeset import typeset_plain
 from pipeline.text import cjk_share
 from tests.llm_server import in_thread
 
@@ -91,10 +92,12 @@ def visit_site(
     (root / "media").mkdir()
     shutil.copy(video, root / "media" / video.name)
     screenshots.mkdir(parents=True, exist_ok=True)
+    # as the pages show them: typeset (spacing between Chinese and Latin letters, units)
+    title_zh, title_en = (typeset_plain(draft[lang]["title"], lang) for lang in ("zh", "en"))
     with serving(root, port) as base, chromium(work / "profile") as browser:
         wait = WebDriverWait(browser, 30)
         browser.get(f"{base}/site/")
-        card = wait.until(seen.element_to_be_clickable((By.LINK_TEXT, draft["zh"]["title"])))
+        card = wait.until(seen.element_to_be_clickable((By.LINK_TEXT, title_zh)))
         browser.save_screenshot(str(screenshots / "index.png"))
         card.click()
         wait.until(seen.url_contains(f"/site/{article_path}"))
@@ -114,12 +117,12 @@ def visit_site(
         browser.get(article_url)
         switch_language(browser, wait, "en")
         wait.until(seen.url_contains(f"/site/en/{article_path}"))
-        assert draft["en"]["title"] in browser.page_source
+        assert browser.find_element(By.TAG_NAME, "h1").text == title_en
         browser.save_screenshot(str(screenshots / "article-en.png"))
         switch_language(browser, wait, "zh")
         wait.until(lambda b: b.current_url == article_url)
 
-        word = chinese_word(draft["zh"]["title"])
+        word = chinese_word(title_zh)
         box = wait.until(seen.element_to_be_clickable((By.CSS_SELECTOR, "input.md-search__input")))
         box.click()
         box.send_keys(word)
