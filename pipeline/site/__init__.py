@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 from pydantic import Field
 
+from pipeline.article.typeset import typeset_plain
 from pipeline.errors import StageFailure
 from pipeline.schema import Contract
 from pipeline.site.pages import about_page, article_page, index_page, page_path, proof_page
@@ -23,6 +24,7 @@ from pipeline.site.talks import PublishedTalk, published_talks
 
 # Chinese words are segmented by jieba with zero-width spaces, which must separate words.
 SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
+NAV = {name: name for name in ("首页", "文章", "校对", "关于本站")}
 NAV_EN = {"首页": "Home", "文章": "Articles", "校对": "Proofreading", "关于本站": "About"}
 
 
@@ -33,13 +35,24 @@ class SiteBuild(Contract):
     left_out: list[str] = Field(default_factory=list, description="talks not published, and why")
 
 
-def mkdocs_config(talks: list[PublishedTalk], site_url: str | None) -> dict:
-    def entries(kind: str) -> list[dict[str, str]]:
-        return [{talk.draft.zh.title: page_path(kind, talk.slug, "zh")} for talk in talks]
+def site_nav(talks: list[PublishedTalk], lang: str) -> list[dict]:
+    """The navigation in one language: its own titles, typeset; paths as the default
+    language names them (static-i18n finds each language's file)."""
+    names = NAV if lang == "zh" else {zh: NAV_EN[zh] for zh in NAV}
 
-    nav = [{"首页": "index.md"}, {"关于本站": "about.md"}]
+    def entries(kind: str) -> list[dict[str, str]]:
+        return [
+            {typeset_plain(talk.text(lang).title, lang): page_path(kind, talk.slug, "zh")}
+            for talk in talks
+        ]
+
+    nav = [{names["首页"]: "index.md"}, {names["关于本站"]: "about.md"}]
     if talks:
-        nav[1:1] = [{"文章": entries("articles")}, {"校对": entries("proof")}]
+        nav[1:1] = [{names["文章"]: entries("articles")}, {names["校对"]: entries("proof")}]
+    return nav
+
+
+def mkdocs_config(talks: list[PublishedTalk], site_url: str | None) -> dict:
     return {
         "site_name": "talk2article",
         "site_description": "Technical talks turned into cited bilingual articles.",
@@ -68,13 +81,13 @@ def mkdocs_config(talks: list[PublishedTalk], site_url: str | None) -> dict:
                             "locale": "en",
                             "name": "English",
                             "build": True,
-                            "nav_translations": NAV_EN,
+                            "nav": site_nav(talks, "en"),
                         },
                     ],
                 }
             },
         ],
-        "nav": nav,
+        "nav": site_nav(talks, "zh"),
     }
 
 

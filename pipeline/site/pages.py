@@ -112,15 +112,16 @@ def review_card(talk: PublishedTalk, lang: str) -> list[str]:
 
 def facts_line(talk: PublishedTalk, lang: str, page: str) -> list[str]:
     words, meta = HEADINGS[lang], talk.talk.meta
+    colon = "：" if lang == "zh" else ": "
     facts = []
     if meta.speaker:
-        facts.append(f"{words['speaker']}：{typeset_text(meta.speaker, lang)}")
+        facts.append(f"{words['speaker']}{colon}{typeset_text(meta.speaker, lang)}")
     if meta.date:
-        facts.append(f"{words['date']}：{meta.date.isoformat()}")
+        facts.append(f"{words['date']}{colon}{meta.date.isoformat()}")
     if meta.video_url:
         facts.append(f"[{words['video']}]({meta.video_url})")
     if decks := [p.name for p in talk.talk.decks]:
-        facts.append(f"{words['deck']}：{typeset_text(', '.join(decks), 'en')}")
+        facts.append(f"{words['deck']}{colon}{typeset_text(', '.join(decks), 'en')}")
     proof = relative(page_path("proof", talk.slug, "zh"), page)
     facts.append(f"[{words['proof']}]({proof})")
     return [" · ".join(facts), ""]

@@ -1,4 +1,5 @@
 import datetime as dt
+import re
 
 from pipeline.site import build_site, write_site
 from tests.site.published import VIDEO, publish
@@ -23,6 +24,11 @@ def test_the_site_builds_strictly_with_cards_articles_slides_and_review_cards(tm
     assert "审稿卡 · " in article and "文章讲" in article
     english = (public / "en/articles/examples/paging/index.html").read_text()
     assert "Paging the KV cache" in english and "Blocks on demand" in english
+    assert "Speaker: Ada" in english
+    nav_titles = re.findall(
+        r'md-nav__link[^>]*>\s*<span class="md-ellipsis">\s*([^<]+?)\s*<', english
+    )
+    assert "Paging the KV cache" in nav_titles and "分页：按需分配的 KV 缓存" not in nav_titles
     proof = (public / "proof/examples/paging/index.html").read_text()
     assert "按需分块" in proof and "Blocks on demand" in proof
     assert (public / "about/index.html").exists() and (public / "en/about/index.html").exists()
