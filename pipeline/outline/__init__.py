@@ -11,7 +11,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from pipeline.grounding import is_echo, is_fragment, prompt_lines, wrong_language_sentences
+from pipeline.grounding import (
+    is_echo,
+    is_fragment,
+    prompt_lines,
+    support,
+    wrong_language_sentences,
+)
 from pipeline.llm.client import LLM
 from pipeline.prompts import Prompt
 from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Section, TalkMeta
@@ -143,6 +149,13 @@ def plan_chapters(reply, notes: Notes, check: TitleCheck) -> list[Chapter]:
     return chapters
 
 
+def grounded_tags(tags: list[str], evidence: Evidence) -> list[str]:
+    """Tags whose every word the talk says or shows: a small model tags a speech on civic
+    duty "KV CACHE" (the prompt's example) unless held to the talk's own words."""
+    said = "\n".join(evidence.lines())
+    return [tag for tag in tags if support(tag, said) == 1.0]
+
+
 def build_outline(
     notes: Notes, evidence: Evidence, meta: TalkMeta, llm: LLM, prompt: Prompt
 ) -> Outline:
@@ -169,7 +182,10 @@ def build_outline(
     if is_echo(summary, check.prompt_lines) or not in_language(summary, language):
         warnings.append(f"outline: proposed summary {summary!r} rejected")
         summary = first_claim
-    tags = meta.tags or [t.strip().upper() for t in reply.tags if t.strip().isascii()][:3]
+    proposed = [t.strip().upper() for t in reply.tags if t.strip().isascii()]
+    tags = meta.tags or grounded_tags(proposed, evidence)[:3]
+    if not meta.tags and len(tags) < len(proposed):
+        warnings.append(f"outline: tags the talk never mentions dropped: {proposed}")
     return Outline(
         language=language,
         title=title,

@@ -58,7 +58,6 @@ def test_chapters_run_in_talk_order_and_cover_every_section_once():
     )
     assert [c.sections for c in outline.chapters] == [["sec-01"], ["sec-02", "sec-03"]]
     assert [c.role for c in outline.chapters] == ["problem", "mechanism"]
-    assert outline.tags == ["KV CACHE", "SERVING"]
     assert "[sec-01] (Why memory is wasted) Reserving" in endpoint.user_messages()[0]
 
 
@@ -104,3 +103,28 @@ def test_talk_yaml_title_wins_and_a_chinese_talk_needs_chinese_headings():
     outline = build_outline(zh_notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"))
     assert outline.title == "分页"
     assert outline.chapters[0].title == "问题"  # its slide title is English too: the role's name
+
+
+def test_tags_are_kept_only_when_the_talk_says_their_words():
+    outline, _ = outline_with(chapter("sec-01", "Where memory goes", "problem"))
+    assert outline.tags == []  # "KV CACHE" and "SERVING": words the slides never use
+    assert any("tags the talk never mentions" in w for w in outline.warnings)
+    evidence = EVIDENCE.model_copy(
+        update={
+            "units": [
+                *EVIDENCE.units,
+                EVIDENCE.units[0].model_copy(
+                    update={"id": "s-04", "text": "Serving with a KV cache"}
+                ),
+            ]
+        }
+    )
+    reply = {
+        "title": "Paging the KV cache",
+        "summary": "From wasted memory to paged blocks: how the cache is kept.",
+        "tags": ["kv cache", "Serving", "Quantum computing"],
+        "chapters": [chapter("sec-01", "Where memory goes", "problem")],
+    }
+    llm, _ = scripted_llm([json.dumps(reply)])
+    outline = build_outline(NOTES, evidence, TalkMeta(), llm, load_prompt("outline"))
+    assert outline.tags == ["KV CACHE", "SERVING"]
