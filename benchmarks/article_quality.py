@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evals.golden import CASES, run_case, talk_folder, truth_of  # noqa: E402
+from evals.golden import CASES, cases, run_case, talk_folder, truth_of  # noqa: E402
 from evals.metrics import talk_metrics  # noqa: E402
 
 # The figures this benchmark reports, by their names in evals.metrics.
@@ -73,21 +73,8 @@ def length_bucket(minutes: float) -> int:
     return min((3, 20, 60), key=lambda m: abs(m - minutes))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default="1.5b", choices=["1.5b", "0.5b"])
-    parser.add_argument("--long", action="store_true", help="also the 60-minute talk")
-    parser.add_argument("--cases", help="comma-separated case names (default: all)")
-    parser.add_argument("--measure-only", action="store_true", help="do not run, only measure")
-    parser.add_argument("--keep", action="store_true", help="reuse fresh stages (not cold)")
-    args = parser.parse_args()
-    outputs = ROOT / "outputs" / ".benchmarks" / args.model
-    inputs = Path(tempfile.gettempdir()) / "talk2article-bench-inputs"
-    wanted = args.cases.split(",") if args.cases else None
-    cases = [c for c in sorted(CASES.iterdir()) if (c / "truth.yaml").is_file()]
-    runs = [(c, False) for c in cases if not wanted or c.name in wanted]
-    if args.long:
-        runs.append((CASES / "zh-inference-frameworks", True))
+def run_all(runs, inputs: Path, outputs: Path, args) -> dict[str, dict]:
+    """Each (case, long) run cold unless --keep, measured; the figures by talk."""
     results = {}
     for case, long in runs:
         raw, truth = truth_of(case)
@@ -103,6 +90,29 @@ def main() -> None:
         result = measure(outputs / folder.name, truth)
         results[folder.name] = result
         print(f"{folder.name}: {json.dumps(result, ensure_ascii=False)}", flush=True)
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="1.5b", choices=["1.5b", "0.5b"])
+    parser.add_argument("--long", action="store_true", help="also the 60-minute talk")
+    parser.add_argument("--cases", help="comma-separated case names (default: all)")
+    parser.add_argument("--measure-only", action="store_true", help="do not run, only measure")
+    parser.add_argument("--keep", action="store_true", help="reuse fresh stages (not cold)")
+    args = parser.parse_args()
+    outputs = ROOT / "outputs" / ".benchmarks" / args.model
+    # Talk folders are assembled in a temporary folder: material read from ../shared
+    # (licence not stated) is not kept.
+    inputs = Path(tempfile.mkdtemp(prefix="talk2article-bench-inputs-"))
+    wanted = args.cases.split(",") if args.cases else None
+    runs = [(c, False) for c in cases() if not wanted or c.name in wanted]
+    if args.long:
+        runs.append((CASES / "zh-inference-frameworks", True))
+    try:
+        results = run_all(runs, inputs, outputs, args)
+    finally:
+        shutil.rmtree(inputs, ignore_errors=True)
     summary = {"model": args.model, "cases": len(results)}
     for key, worst in WORST.items():
         summary[key] = worst(r[key] for r in results.values()) if results else None

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import yaml
@@ -74,16 +75,18 @@ def run_case(folder: Path, inputs: Path, outputs: Path, env: dict[str, str] | No
 
 def golden_eval(outputs: Path, names: list[str] | None = None, cold: bool = False) -> dict:
     """Run the golden cases into `outputs` (each talk folder under it) and write their
-    reports and the dashboard there; returns each case's regressions."""
-    inputs = outputs / "inputs"
+    reports and the dashboard there; returns each case's regressions. The talk folders
+    are assembled in a temporary folder: material read from ../shared is not kept."""
     folders, truths = {}, {}
-    for case in cases():
-        if names and case.name not in names:
-            continue
-        raw, truth = truth_of(case)
-        folder = talk_folder(case, raw, inputs)
-        if cold:
-            shutil.rmtree(outputs / folder.name, ignore_errors=True)
-        run_case(folder, inputs, outputs)
-        folders[folder.name], truths[folder.name] = outputs / folder.name, truth
+    with tempfile.TemporaryDirectory(prefix="talk2article-golden-") as tmp:
+        inputs = Path(tmp)
+        for case in cases():
+            if names and case.name not in names:
+                continue
+            raw, truth = truth_of(case)
+            folder = talk_folder(case, raw, inputs)
+            if cold:
+                shutil.rmtree(outputs / folder.name, ignore_errors=True)
+            run_case(folder, inputs, outputs)
+            folders[folder.name], truths[folder.name] = outputs / folder.name, truth
     return evaluate(folders, outputs / "dashboard", truths)
