@@ -10,16 +10,6 @@ from pipeline.schema import RunRecord
 from pipeline.store import TalkStore
 
 
-def talk_folders(outputs_dir: Path) -> dict[str, Path]:
-    """slug -> outputs folder of every talk that has run (not the site, not hidden ones)."""
-    found = {}
-    for run_file in sorted(outputs_dir.rglob("run.json")):
-        slug = run_file.parent.relative_to(outputs_dir).as_posix()
-        if not any(part.startswith(".") or part == "site" for part in slug.split("/")):
-            found[slug] = run_file.parent
-    return found
-
-
 def evaluate(
     folders: dict[str, Path], dashboard: Path, truths: dict[str, Truth] | None = None
 ) -> dict[str, list[str]]:

@@ -127,7 +127,7 @@ def article_metrics(
     draft: Draft, evidence: Evidence, notes: Notes | None, said: str, terms: list[str], truth
 ) -> dict:
     units, language = evidence.by_id(), notes.language if notes else "en"
-    source = draft.zh if language == "zh" else draft.en
+    source = draft.text(language)
     texts = {"en": draft.en, "zh": draft.zh}
 
     def cited(paragraph) -> str:

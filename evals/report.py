@@ -10,6 +10,7 @@ from pathlib import Path
 
 from evals.metrics import BETTER
 from pipeline.store import atomic_write_text
+from pipeline.text import markdown_table
 
 # A figure is a regression when it moved the wrong way by more than this: shares by two
 # points, counts by any, times by a quarter (the machine is shared and noisy).
@@ -74,10 +75,9 @@ def cell(value) -> str:
     return str(value)
 
 
-def markdown_table(header: list[str], rows: list[list]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)
+def table(header: list[str], rows: list[list]) -> str:
+    """A Markdown table of figures (pipeline.text.markdown_table, with "|" escaped)."""
+    return markdown_table([header, *([cell(v) for v in row] for row in rows)])
 
 
 def html_table(header: list[str], rows: list[list], bad: set[tuple[int, str]]) -> str:
@@ -122,13 +122,13 @@ def page(title: str, parts: list[str]) -> str:
 def write_talk_report(out: Path, talk: str, figures: dict, flagged: list[str]) -> None:
     """eval.json, eval.md and eval.html in the talk's outputs folder."""
     rows = [[name, figures.get(name)] for name in SHOWN if name in figures]
-    md = [f"# Eval: {talk}", "", markdown_table(["figure", "value"], rows), ""]
+    md = [f"# Eval: {talk}", "", table(["figure", "value"], rows), ""]
     if flagged:
         md += ["## Worse than the previous run", "", *(f"- {f}" for f in flagged), ""]
     stage_seconds = figures.get("stage_seconds", {})
     if stage_seconds:
         md += ["## Seconds per stage", ""]
-        md += [markdown_table(["stage", "seconds"], [[k, v] for k, v in stage_seconds.items()])]
+        md += [table(["stage", "seconds"], [[k, v] for k, v in stage_seconds.items()])]
     atomic_write_text(out / "eval.json", json.dumps(figures, indent=2, ensure_ascii=False) + "\n")
     atomic_write_text(out / "eval.md", "\n".join(md) + "\n")
     flagged_names = {f.split(":")[0] for f in flagged}
@@ -188,7 +188,7 @@ def write_dashboard(folder: Path, results: dict[str, tuple[str, dict]]) -> dict[
         rows.append([talk, *(latest.get(name) for name in SHOWN)])
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     notes = [f"- **{t}**: {'; '.join(f)}" for t, f in flagged.items() if f]
-    md = [f"# Eval dashboard ({stamp})", "", markdown_table(header, rows), ""]
+    md = [f"# Eval dashboard ({stamp})", "", table(header, rows), ""]
     md += ["## Regressions against the previous run", "", *(notes or ["None."]), ""]
     atomic_write_text(folder / "dashboard.md", "\n".join(md) + "\n")
     trend = [

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 
 import httpx
 
-from pipeline.llm.server import _die_with_parent, free_port, stop
+from pipeline.llm.server import die_with_parent, free_port, stop
 
 STARTUP_S = 120.0
 
@@ -33,7 +33,7 @@ def local_prefect_server() -> Iterator[str]:
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+            preexec_fn=die_with_parent if sys.platform == "linux" else None,
         )
         try:
             wait_for_health(url, process)

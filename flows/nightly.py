@@ -15,13 +15,14 @@ from prefect.context import FlowRunContext
 from prefect.task_runners import ThreadPoolTaskRunner
 from pydantic import Field
 
-from evals import evaluate, talk_folders
+from evals import evaluate
 from evals.report import read_history
 from flows.talk import configured, is_fresh, run_talk
 from pipeline.llm.session import LLMSession
 from pipeline.schema import Contract, RunRecord
 from pipeline.settings import Settings
 from pipeline.site import build_site
+from pipeline.store import talk_outputs
 from pipeline.talk import discover_talks, talk_slug
 
 
@@ -63,7 +64,7 @@ def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> 
     if records or not (site / "public" / "index.html").is_file():
         built = build_site(settings.outputs_dir, site).public
         dashboard = settings.outputs_dir / "evals"
-        flagged = evaluate(talk_folders(settings.outputs_dir), dashboard)
+        flagged = evaluate(talk_outputs(settings.outputs_dir, site), dashboard)
         if FlowRunContext.get() is not None:
             publish_artifacts(dashboard)
     slugs = [talk_slug(folder, settings.inputs_dir) for folder in fresh]

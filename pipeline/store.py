@@ -133,3 +133,15 @@ class TalkStore:
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(target, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+
+
+def talk_outputs(outputs_dir: Path, skip: Path | None = None) -> dict[str, Path]:
+    """slug -> outputs folder of every talk that has run (a run.json), in path order;
+    hidden folders (benchmark and eval runs) and the folder `skip` (the site) are none."""
+    found = {}
+    for run_file in sorted(outputs_dir.rglob("run.json")):
+        folder = run_file.parent
+        hidden = any(part.startswith(".") for part in folder.relative_to(outputs_dir).parts)
+        if not hidden and not (skip and folder.resolve().is_relative_to(skip.resolve())):
+            found[folder.relative_to(outputs_dir).as_posix()] = folder
+    return found

@@ -23,6 +23,7 @@ IDENTIFIER = re.compile(
 CODE_SPAN = re.compile(r"(`[^`]+`)")
 # Characters Markdown would read as markup (links, emphasis, raw HTML) in talk text.
 MARKUP = re.compile(r"([\\\[\]*_<>])")
+HTML_ESCAPES = {"<": "&lt;", ">": "&gt;"}
 
 
 @lru_cache(maxsize=1)
@@ -49,9 +50,6 @@ def escaped(text: str) -> str:
     )
 
 
-HTML_ESCAPES = {"<": "&lt;", ">": "&gt;"}
-
-
 def spaced_units(text: str) -> str:
     def space(m: re.Match) -> str:
         number, unit = m.groups()
@@ -60,15 +58,12 @@ def spaced_units(text: str) -> str:
     return NUMBER_UNIT.sub(space, text)
 
 
-def typeset_text(text: str, lang: str) -> str:
-    """Plain text as typeset Markdown in the house style."""
-    text = spaced_units(in_code_spans(" ".join(text.split())))
-    if lang == "zh":
-        text = autocorrect(simplified().convert(text))
-    return escaped(text)
-
-
 def typeset_plain(text: str, lang: str) -> str:
-    """Front matter and other plain-text fields: the same typesetting, no Markdown."""
+    """Front matter and other plain-text fields: the house typesetting, no Markdown."""
     text = spaced_units(" ".join(text.split()))
     return autocorrect(simplified().convert(text)) if lang == "zh" else text
+
+
+def typeset_text(text: str, lang: str) -> str:
+    """Plain text as typeset Markdown: identifiers in backticks, the rest escaped."""
+    return escaped(typeset_plain(in_code_spans(text), lang))

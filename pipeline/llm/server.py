@@ -31,7 +31,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     # SIGKILL, not SIGTERM: the server would finish its current generation first.
     with contextlib.suppress(OSError):
         ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -105,7 +105,7 @@ def embedded_server(settings: Settings) -> Iterator[Endpoint]:
             stdout=log_handle,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
-            preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+            preexec_fn=die_with_parent if sys.platform == "linux" else None,
         )
         try:
             base_url = f"http://127.0.0.1:{port}/v1"

@@ -128,8 +128,9 @@ def with_conditions(claim: Claim, units: dict[str, EvidenceUnit]) -> Claim:
     """A result stated without the conditions its source gives with the number ("2.2 times
     the throughput" said "on A100 with a 30B model") becomes the source's own excerpt:
     a number without its hardware and model misleads."""
+    sentences = split_sentences(cited_text(claim.units, units))
     for number in quantities(claim.statement):
-        for sentence in split_sentences(cited_text(claim.units, units)):
+        for sentence in sentences:
             if number not in quantities(sentence):
                 continue
             text = excerpt(sentence, number)

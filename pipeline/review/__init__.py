@@ -137,7 +137,7 @@ def review(
     draft: Draft, evidence: Evidence, source_language: str, terms: list[str], prompts: list[Prompt]
 ) -> Review:
     drafts = draft.texts()  # (zh, en)
-    source = draft.zh if source_language == "zh" else draft.en
+    source = draft.text(source_language)
     checks = [
         check_citations(drafts, evidence),
         check_same_structure(draft.en, draft.zh),

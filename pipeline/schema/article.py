@@ -73,6 +73,10 @@ class Draft(StageOutput):
     def texts(self) -> tuple[DraftText, DraftText]:
         return self.zh, self.en
 
+    def text(self, lang: str) -> DraftText:
+        """The article in `lang` ("zh"; anything else is the English one)."""
+        return self.zh if lang == "zh" else self.en
+
 
 class Article(Contract):
     """One typeset article: Markdown with YAML front matter."""

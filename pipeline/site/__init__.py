@@ -42,7 +42,7 @@ def site_nav(talks: list[PublishedTalk], lang: str) -> list[dict]:
 
     def entries(kind: str) -> list[dict[str, str]]:
         return [
-            {typeset_plain(talk.text(lang).title, lang): page_path(kind, talk.slug, "zh")}
+            {typeset_plain(talk.draft.text(lang).title, lang): page_path(kind, talk.slug, "zh")}
             for talk in talks
         ]
 

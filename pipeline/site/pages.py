@@ -76,7 +76,7 @@ def relative(target: str, page: str) -> str:
 
 def card_lines(talk: PublishedTalk, lang: str, page: str) -> list[str]:
     """A card of the index: tags, title (a link), one-sentence summary."""
-    text = talk.text(lang)
+    text = talk.draft.text(lang)
     tags = " · ".join(typeset_plain(t, "en") for t in talk.draft.tags)
     link = relative(page_path("articles", talk.slug, "zh"), page)
     lines = [f"-   {typeset_text(tags, 'en')}" if tags else "-   &nbsp;", "", "    ---", ""]
@@ -156,7 +156,7 @@ def paragraph_lines(
 
 def article_page(talk: PublishedTalk, lang: str) -> str:
     page = page_path("articles", talk.slug, lang)
-    text = talk.text(lang)
+    text = talk.draft.text(lang)
     lines = [f"# {typeset_text(text.title, lang)}", ""]
     if text.summary:
         lines += [f"*{typeset_text(text.summary, lang)}*", ""]

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from pipeline.schema import Deck, Draft, DraftText, Evidence, EvidenceUnit, Review, RunRecord, Talk
+from pipeline.schema import Deck, Draft, Evidence, EvidenceUnit, Review, RunRecord, Talk
+from pipeline.store import talk_outputs
 
 NEEDED = ("talk.json", "draft.json", "review.json", "evidence.json", "run.json")
 
@@ -22,27 +23,24 @@ class PublishedTalk:
     run: RunRecord
     deck: Deck | None = None
     units: dict[str, EvidenceUnit] = field(init=False)
+    # slide -> (its picture's path under docs/, the file): slides whose picture exists
+    slides: dict[int, tuple[str, Path]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.units = self.evidence.by_id()
-
-    def text(self, lang: str) -> DraftText:
-        return self.draft.zh if lang == "zh" else self.draft.en
+        self.slides = {
+            s.index: (f"assets/{self.slug}/{Path(s.thumbnail).name}", self.folder / s.thumbnail)
+            for s in (self.deck.slides if self.deck else [])
+            if s.thumbnail and (self.folder / s.thumbnail).is_file()
+        }
 
     def picture(self, slide: int | None) -> str | None:
-        """The docs/ path of a slide's picture, if the deck has one."""
-        for s in self.deck.slides if self.deck and slide else []:
-            if s.index == slide and s.thumbnail:
-                return f"assets/{self.slug}/{Path(s.thumbnail).name}"
-        return None
+        """The docs/ path of a slide's picture, if there is one to show."""
+        return self.slides[slide][0] if slide in self.slides else None
 
     def pictures(self) -> dict[str, Path]:
-        """docs/ path -> file, for every slide picture the deck has."""
-        found = {}
-        for s in self.deck.slides if self.deck else []:
-            if s.thumbnail and (self.folder / s.thumbnail).is_file():
-                found[f"assets/{self.slug}/{Path(s.thumbnail).name}"] = self.folder / s.thumbnail
-        return found
+        """docs/ path -> file, for every slide picture to copy into the site."""
+        return dict(self.slides.values())
 
     def newest_first(self) -> tuple[dt.date, dt.datetime]:
         date = self.talk.meta.date or dt.date.min
@@ -79,12 +77,8 @@ def published_talks(
     """Every publishable talk under outputs/, latest first (by talk date, then run), and
     why the others are left out."""
     talks, left_out = [], []
-    for run_file in sorted(outputs_dir.rglob("run.json")):
-        folder = run_file.parent
-        hidden = any(part.startswith(".") for part in folder.relative_to(outputs_dir).parts)
-        if hidden or (skip and folder.resolve().is_relative_to(skip.resolve())):
-            continue  # hidden folders (benchmark runs) and the site itself are no talks
-        found = load_talk(folder, folder.relative_to(outputs_dir).as_posix())
+    for slug, folder in talk_outputs(outputs_dir, skip).items():
+        found = load_talk(folder, slug)
         if isinstance(found, PublishedTalk):
             talks.append(found)
         else:

@@ -1,8 +1,9 @@
 import datetime as dt
 import json
 
-from evals import evaluate, talk_folders
+from evals import evaluate
 from evals.report import regressions, write_dashboard
+from pipeline.store import talk_outputs
 from tests.site.published import publish
 
 BEFORE = {"facts_covered": 0.9, "invented_numbers": 0, "copied_share": 0.30, "seconds": 100.0}
@@ -32,7 +33,7 @@ def test_the_dashboard_compares_each_talk_with_its_own_previous_run(tmp_path):
 def test_every_talk_gets_a_report_beside_its_articles(tmp_path):
     outputs = tmp_path / "outputs"
     publish(outputs, "examples/paging", "分页", dt.date(2026, 10, 1))
-    folders = talk_folders(outputs)
+    folders = talk_outputs(outputs, outputs / "site")
     assert list(folders) == ["examples/paging"]
     evaluate(folders, outputs / "evals")
     talk = outputs / "examples/paging"
