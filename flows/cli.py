@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from pipeline.schema import RunRecord
+from pipeline.schema import ARTICLES_MADE, RunRecord
 
 app = typer.Typer(
     help="Turn recorded technical talks and their decks into grounded Chinese "
@@ -118,7 +118,7 @@ def nightly(
     report(report_of_night.records)
     if report_of_night.site:
         console.print(f"site: {report_of_night.site}", markup=False)
-    if any(r.status not in ("succeeded", "partial") for r in report_of_night.records):
+    if any(r.status not in ARTICLES_MADE for r in report_of_night.records):
         raise typer.Exit(1)
 
 
@@ -223,7 +223,9 @@ def site_serve(
 
 @app.command()
 def prepare() -> None:
-    """Assemble and hash-check the bundled offline models (done on first use otherwise)."""
+    """Assemble and hash-check the bundled offline models, and build the embedded llama.cpp
+    server for any x86-64 CPU (once per machine: about 10 minutes on 2 cores)."""
+    from pipeline.llm.runtime import build_runtime
     from pipeline.models import (
         BUNDLED_LLMS,
         bundled_gguf,
@@ -237,6 +239,8 @@ def prepare() -> None:
         console.print(f"whisper {ref.id}: {ref.location}")
     for name in BUNDLED_LLMS:
         console.print(f"llm {name}: {bundled_gguf(name, cache)}")
+    runtime = build_runtime(cache, say=lambda line: console.print(escape(line)))
+    console.print(f"llama.cpp server: {runtime / 'llama-server'}")
 
 
 def orchestrated(flow, prefect: bool | None):
@@ -284,17 +288,20 @@ def report(records: list[RunRecord]) -> None:
     if not records:
         console.print("[red]no talk folders found[/red]")
         return
-    table = Table("talk", "status", "verdict", "seconds", "stages")
+    table = Table("talk", "status", "verdict", "fallbacks", "seconds", "stages")
     for record in records:
         seconds = sum(s.seconds for s in record.stages)
         stages = " ".join(f"{s.name}:{s.status}" for s in record.stages)
-        colour = {"succeeded": "green", "partial": "yellow"}.get(record.status, "red")
+        colour = {"succeeded": "green", "partial": "yellow", "fallback": "yellow"}.get(
+            record.status, "red"
+        )
         verdict = record.verdict or "-"
         tint = {"推荐收录": "green", "需修改": "yellow"}.get(verdict, "red")
         table.add_row(
             escape(record.talk),
             f"[{colour}]{record.status}[/{colour}]",
             f"[{tint}]{verdict}[/{tint}]",
+            str(len(record.fallbacks())),
             f"{seconds:.1f}",
             stages,
         )
@@ -304,6 +311,8 @@ def report(records: list[RunRecord]) -> None:
         for stage in record.stages:
             for warning in stage.warnings:
                 console.print(f"[yellow]warning[/yellow] {talk} {stage.name}: {escape(warning)}")
+            for fallback in stage.fallbacks:
+                console.print(f"[yellow]fallback[/yellow] {talk} {stage.name}: {escape(fallback)}")
         for error in record.errors:
             console.print(f"[red]error[/red] {talk}: {escape(str(error))}")
         for path in record.outputs:

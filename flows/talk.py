@@ -11,7 +11,7 @@ from pipeline.errors import StageFailure
 from pipeline.fingerprint import talk_fingerprint
 from pipeline.llm.session import LLMSession
 from pipeline.runner import StageFailed, TalkRun
-from pipeline.schema import RunRecord, StageError
+from pipeline.schema import ARTICLES_MADE, RunRecord, StageError
 from pipeline.settings import Settings
 from pipeline.store import TalkStore
 from pipeline.talk import discover_talks, talk_slug
@@ -47,7 +47,7 @@ def run_stages(
         notes = tasks.notes(run, evidence, vocabulary, settings, llm)
         outline = tasks.outline(run, notes, evidence, talk.meta, settings, llm)
         draft = tasks.draft(run, outline, notes, evidence, vocabulary, settings, llm)
-        review = tasks.review(run, draft, evidence, vocabulary, settings)
+        review = tasks.review(run, draft, notes, evidence, vocabulary, settings)
         articles = tasks.article(run, draft, evidence, talk, review)
     except StageFailed:
         return run.record
@@ -71,7 +71,7 @@ def is_fresh(folder: Path, settings: Settings) -> bool:
     last = store.read("run.json", RunRecord)
     return (
         last is not None
-        and last.status in ("succeeded", "partial")
+        and last.status in ARTICLES_MADE
         and all(Path(p).is_file() for p in last.outputs)
         and last.fingerprint == talk_fingerprint(folder, settings)
     )

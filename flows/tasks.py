@@ -212,7 +212,12 @@ def draft(
 
 
 def review(
-    run: TalkRun, draft: Draft, evidence: Evidence, vocabulary: list[str], settings: Settings
+    run: TalkRun,
+    draft: Draft,
+    notes: Notes,
+    evidence: Evidence,
+    vocabulary: list[str],
+    settings: Settings,
 ) -> Review:
     prompts = [load_prompt(name, settings.prompts_dir) for name in ("notes", "outline")]
     prompts += draft_prompts(settings).all()
@@ -223,10 +228,11 @@ def review(
         "language": language,
         "vocabulary": vocabulary,
         "prompts": prompts,
+        "fallbacks": notes.fallbacks,
     }
 
     def make() -> Review:
-        return review_drafts(draft, evidence, language, vocabulary, prompts)
+        return review_drafts(draft, evidence, language, vocabulary, prompts, notes.fallbacks)
 
     return run_stage(run, stages.REVIEW, make, key)
 
@@ -280,6 +286,8 @@ def llm_for(session: LLMSession, run: TalkRun) -> OpenAILLM:
         store.append_jsonl("llm_calls.jsonl", record)
         tokens = record["usage"].get("completion_tokens", "?")
         verdict = "ok" if record["valid"] else f"invalid, retrying: {record['problem']}"
+        if record["outage"]:
+            verdict = f"endpoint failed: {record['problem']}"
         if record["usage"].get("cached"):
             verdict += " (reused from an earlier run)"
         console.print(

@@ -23,6 +23,7 @@ from pipeline import __version__, source
 from pipeline.errors import StageFailure
 from pipeline.prompts import Prompt
 from pipeline.schema import (
+    ARTICLES_MADE,
     Provenance,
     RunRecord,
     StageError,
@@ -37,7 +38,6 @@ ARTICLE_FILES = ("article.zh.md", "article.en.md")  # the article stage's texts
 VERSIONED_PACKAGES = (
     "faster-whisper",
     "ctranslate2",
-    "llama-cpp-python",
     "openai",
     "pymupdf",
     "python-pptx",
@@ -157,8 +157,9 @@ class TalkRun:
         except Exception as err:
             self._failed(stage, started, err)
             return None
-        warnings = output.warnings if isinstance(output, StageOutput) else []
-        self._add(stage.name, started, "cached" if cached else "done", warnings=warnings)
+        flaws = output if isinstance(output, StageOutput) else StageOutput()
+        status = "cached" if cached else "done"
+        self._add(stage.name, started, status, warnings=flaws.warnings, fallbacks=flaws.fallbacks)
         return output
 
     def skip(self, stage: Stage) -> None:
@@ -167,6 +168,8 @@ class TalkRun:
 
     def finish(self, outputs: list[Path], verdict: Verdict | None = None) -> RunRecord:
         status = "partial" if self.record.errors else "succeeded"
+        if status == "succeeded" and self.record.fallbacks():
+            status = "fallback"
         self.record.verdict = verdict
         self.record.stage = None
         return self._end(status, [str(p) for p in outputs])
@@ -217,11 +220,17 @@ class TalkRun:
         status: str,
         error: StageError | None = None,
         warnings: Sequence[str] = (),
+        fallbacks: Sequence[str] = (),
     ) -> None:
         seconds = round(time.monotonic() - started, 3)
         self.record.stages.append(
             StageRecord(
-                name=name, status=status, seconds=seconds, error=error, warnings=list(warnings)
+                name=name,
+                status=status,
+                seconds=seconds,
+                error=error,
+                warnings=list(warnings),
+                fallbacks=list(fallbacks),
             )
         )
         if error is not None:
@@ -233,7 +242,7 @@ class TalkRun:
         self.record.finished = datetime.now(UTC)
         self.record.outputs = outputs or []
         self.record.pid = None
-        if status not in ("succeeded", "partial"):
+        if status not in ARTICLES_MADE:
             # Articles of an earlier run must not look like this run's.
             for name in ARTICLE_FILES:
                 self.store.path(name).unlink(missing_ok=True)

@@ -104,7 +104,7 @@ DRAFT = Stage[Draft](
 REVIEW = Stage[Review](
     "review",
     code="pipeline.review",
-    keyed_by=("draft", "evidence", "language", "vocabulary", "prompts"),
+    keyed_by=("draft", "evidence", "language", "vocabulary", "prompts", "fallbacks"),
     contract=Review,
     output="review.json",
 )

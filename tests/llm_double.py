@@ -5,6 +5,7 @@ Replies are canned strings in order, or made by a function of the request; every
 body is recorded.
 """
 
+import hashlib
 import itertools
 import json
 from collections.abc import Callable
@@ -15,7 +16,7 @@ import httpx
 from pipeline.llm.client import Endpoint, OpenAILLM
 from pipeline.llm.options import LLMOptions
 
-Reply = Callable[[dict], str]
+Reply = Callable[[dict], "str | httpx.Response"]  # a Response: an HTTP error, say
 
 
 def completion(content: str) -> dict:
@@ -45,6 +46,8 @@ class ScriptedEndpoint:
         self.requests.append(body)
         if callable(self.replies):
             content = self.replies(body)
+            if isinstance(content, httpx.Response):
+                return content
         else:  # out of replies: an empty answer, invalid like any garbage
             content = self.replies.pop(0) if self.replies else ""
         return httpx.Response(200, json=completion(content))
@@ -57,13 +60,15 @@ def scripted_llm(
     replies: list[str] | Reply,
     structured: str = "json_object",
     sink: Callable[[dict], None] | None = None,
+    slots: int = 1,
     **options,
 ) -> tuple[OpenAILLM, ScriptedEndpoint]:
-    """An OpenAILLM whose endpoint answers with `replies`; options as in LLMOptions."""
+    """An OpenAILLM whose endpoint answers with `replies`, `slots` calls at once; options
+    as in LLMOptions."""
     endpoint = ScriptedEndpoint(replies)
     client = httpx.Client(transport=httpx.MockTransport(endpoint.handle))
     llm = OpenAILLM(
-        Endpoint("http://llm.test/v1", "key", "scripted", structured),
+        Endpoint("http://llm.test/v1", "key", "scripted", structured, slots),
         LLMOptions(**{"max_retries": 3, **options}),
         sink=sink,
         http_client=client,
@@ -95,19 +100,28 @@ class SchemaReplies:
     """A valid reply to any request: an instance of its response schema, with the first
     allowed value where values are constrained (evidence ids) and prose where text is."""
 
-    def __init__(self) -> None:
+    def __init__(self, keyed: bool = False) -> None:
+        # keyed: the texts depend on the request alone, not on the order requests arrive
+        # (concurrent calls); otherwise every string of every reply is the next sentence.
+        self.keyed = keyed
         self.strings = itertools.count()
 
     def __call__(self, body: dict) -> str:
         fmt = body["response_format"]
         schema = fmt["schema"] if fmt["type"] == "json_object" else fmt["json_schema"]["schema"]
         # A prompt written in Chinese asks for Chinese text (the translation into Chinese).
-        self.chinese = any("\u4e00" <= ch <= "\u9fff" for ch in body["messages"][0]["content"])
-        return json.dumps(self.instance(schema, schema.get("$defs", {}), ""))
+        chinese = any("\u4e00" <= ch <= "\u9fff" for ch in body["messages"][0]["content"])
+        strings = self.strings
+        if self.keyed:
+            digest = hashlib.sha256(json.dumps(body["messages"]).encode()).hexdigest()
+            strings = itertools.count(int(digest[:8], 16))
+        reply = self.instance(schema, schema.get("$defs", {}), "", strings, chinese)
+        return json.dumps(reply)
 
-    def instance(self, schema: dict, defs: dict, name: str):
+    def instance(self, schema: dict, defs: dict, name: str, strings, chinese: bool):
         if "$ref" in schema:
-            return self.instance(defs[schema["$ref"].rsplit("/", 1)[-1]], defs, name)
+            ref = defs[schema["$ref"].rsplit("/", 1)[-1]]
+            return self.instance(ref, defs, name, strings, chinese)
         if "const" in schema:
             return schema["const"]
         if "enum" in schema:
@@ -115,16 +129,18 @@ class SchemaReplies:
         kind = schema.get("type")
         if kind == "object":
             props = schema.get("properties", {})
-            return {key: self.instance(sub, defs, key) for key, sub in props.items()}
+            return {k: self.instance(s, defs, k, strings, chinese) for k, s in props.items()}
         if kind == "array":
             count = max(1, schema.get("minItems", 1))
-            return [self.instance(schema["items"], defs, name) for _ in range(count)]
+            return [
+                self.instance(schema["items"], defs, name, strings, chinese) for _ in range(count)
+            ]
         if kind == "string":
-            return self.text(name, next(self.strings))
+            return self.text(name, next(strings), chinese)
         raise ValueError(f"no instance for {schema}")
 
-    def text(self, name: str, n: int) -> str:
-        if self.chinese:
+    def text(self, name: str, n: int, chinese: bool) -> str:
+        if chinese:
             return CHINESE[n % len(CHINESE)]
         if name == "title":
             return "A chapter of the talk"

@@ -11,7 +11,7 @@ Every revision is recorded. A paragraph cites the units of its claims, not its c
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -31,7 +31,8 @@ from pipeline.grounding import (
     unsupported_sentences,
     wrong_language_sentences,
 )
-from pipeline.llm.client import LLM, LLMError
+from pipeline.llm.client import LLM, InvalidReply
+from pipeline.llm.parallel import ordered_map
 from pipeline.prompts import REVISE_NOTE, Prompt
 from pipeline.schema import (
     Claim,
@@ -51,6 +52,8 @@ CLAIMS_PER_PARAGRAPH = 4
 # A paragraph more of whose words sit in runs copied from its passages (8 words, 15 Chinese
 # characters) is asked once to say it in its own words: notes copy, an article should not.
 MAX_COPIED = 0.35
+# What a revision did when the model's text did not pass: a fallback stands in for it.
+FALLBACK_ACTIONS = ("replaced by its claims", "dropped", "kept with findings")
 Kind = Literal["title", "summary", "paragraph"]
 KIND_NAMES = {
     "zh": {"title": "标题", "summary": "摘要句", "paragraph": "段落"},
@@ -118,6 +121,20 @@ class Writer:
     def __post_init__(self) -> None:
         self.units = self.evidence.by_id()
         self.echo_lines = prompt_lines(self.prompts.all())
+
+    def run_each(self, work: Callable[["Writer", object], object], jobs: list) -> list:
+        """`work(writer, job)` for every job, up to the LLM's slots at once, each with a
+        writer of its own; their revisions are added in the jobs' order, so the record does
+        not depend on which call finished first."""
+
+        def one(job):
+            writer = replace(self, revisions=[])
+            return work(writer, job), writer.revisions
+
+        done = ordered_map(one, jobs, self.llm.slots)
+        for _, revisions in done:
+            self.revisions += revisions
+        return [result for result, _ in done]
 
     # --- checks -------------------------------------------------------------------------
 
@@ -212,7 +229,7 @@ class Writer:
             try:
                 text = self.llm.complete(render(revise), TextReply, MAX_TOKENS).text
                 problems = check(text)
-            except LLMError as err:
+            except InvalidReply as err:  # an outage (EndpointError) fails the stage
                 problems = [f"no valid reply: {err}"]
             wishes = style(text) if first and text is not None and not problems else []
             if text is not None and not problems and not wishes:
@@ -317,46 +334,61 @@ def chunks(claims: list[Claim], size: int) -> list[list[Claim]]:
 
 
 def write_source(outline: Outline, notes: Notes, writer: Writer) -> DraftText:
+    """Every paragraph written at once; then, in order, a paragraph that repeats an earlier
+    one is written again knowing the earlier ones (rare, so the wait is short)."""
     lang = outline.language
     sections = notes.by_id()
-    chapters: list[DraftSection] = []
+    jobs: list[tuple[int, str, list[Claim], str]] = []  # chapter, title, claims, where
+    for c, chapter in enumerate(outline.chapters):
+        claims_of = [sections[s].claims for s in chapter.sections]
+        paragraphs = [p for claims in claims_of for p in chunks(claims, CLAIMS_PER_PARAGRAPH)]
+        number = len({job[0] for job in jobs}) + 1  # chapters with paragraphs are numbered
+        jobs += [
+            (c, chapter.title, p, f"{lang} §{number}¶{n}") for n, p in enumerate(paragraphs, 1)
+        ]
+    drafts = writer.run_each(lambda w, job: w.paragraph(job[2], job[1], job[3], []), jobs)
+    by_chapter: dict[int, list[DraftParagraph]] = {}
     earlier: list[str] = []
-    for chapter in outline.chapters:
-        paragraphs: list[DraftParagraph] = []
-        for section_id in chapter.sections:
-            for claims in chunks(sections[section_id].claims, CLAIMS_PER_PARAGRAPH):
-                where = f"{lang} §{len(chapters) + 1}¶{len(paragraphs) + 1}"
-                if paragraph := writer.paragraph(claims, chapter.title, where, earlier):
-                    paragraphs.append(paragraph)
-                    earlier.append(paragraph.text)
-        if paragraphs:
-            chapters.append(
-                DraftSection(role=chapter.role, title=chapter.title, paragraphs=paragraphs)
-            )
+    for (c, title, claims, where), paragraph in zip(jobs, drafts, strict=True):
+        if paragraph is not None and duplicate_of(paragraph.text, earlier) is not None:
+            paragraph = writer.paragraph(claims, title, where, earlier)
+        if paragraph is not None:
+            by_chapter.setdefault(c, []).append(paragraph)
+            earlier.append(paragraph.text)
+    chapters = [
+        DraftSection(role=chapter.role, title=chapter.title, paragraphs=by_chapter[c])
+        for c, chapter in enumerate(outline.chapters)
+        if by_chapter.get(c)
+    ]
     return DraftText(lang=lang, title=outline.title, summary=outline.summary, sections=chapters)
 
 
 def translate_text(draft: DraftText, writer: Writer) -> DraftText:
+    """Every paragraph and title translated at once."""
     target = other(draft.lang)
-    sections = []
+    jobs: list[tuple[str, Kind, str]] = []
     for s, section in enumerate(draft.sections, start=1):
-        paragraphs = [
-            DraftParagraph(
-                text=writer.translate(p.text, "paragraph", target, f"{target} §{s}¶{n}"),
-                citations=p.citations,
-            )
+        jobs += [
+            (p.text, "paragraph", f"{target} §{s}¶{n}")
             for n, p in enumerate(section.paragraphs, start=1)
         ]
-        title = writer.translate(section.title, "title", target, f"{target} §{s} title")
-        sections.append(DraftSection(role=section.role, title=title, paragraphs=paragraphs))
-    return DraftText(
-        lang=target,
-        title=writer.translate(draft.title, "title", target, f"{target} title"),
-        summary=writer.translate(draft.summary, "summary", target, f"{target} summary")
-        if draft.summary
-        else "",
-        sections=sections,
-    )
+        jobs.append((section.title, "title", f"{target} §{s} title"))
+    jobs.append((draft.title, "title", f"{target} title"))
+    if draft.summary:
+        jobs.append((draft.summary, "summary", f"{target} summary"))
+    done = iter(writer.run_each(lambda w, job: w.translate(job[0], job[1], target, job[2]), jobs))
+    sections = []
+    for section in draft.sections:
+        paragraphs = [
+            DraftParagraph(text=next(done), citations=p.citations) for p in section.paragraphs
+        ]
+        sections.append(DraftSection(role=section.role, title=next(done), paragraphs=paragraphs))
+    title = next(done)
+    return DraftText(lang=target, title=title, summary=next(done, ""), sections=sections)
+
+
+def fallbacks(revisions: list[Revision]) -> list[str]:
+    return [f"{r.where}: {r.action}" for r in revisions if r.action in FALLBACK_ACTIONS]
 
 
 def write_drafts(
@@ -373,4 +405,10 @@ def write_drafts(
     first = write_source(outline, notes, writer)
     second = translate_text(first, writer)
     texts = {first.lang: first, second.lang: second}
-    return Draft(en=texts["en"], zh=texts["zh"], tags=outline.tags, revisions=writer.revisions)
+    return Draft(
+        en=texts["en"],
+        zh=texts["zh"],
+        tags=outline.tags,
+        revisions=writer.revisions,
+        fallbacks=fallbacks(writer.revisions),
+    )

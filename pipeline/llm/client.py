@@ -4,10 +4,13 @@ Every structured reply is validated with pydantic and retried with the validatio
 fed back, whatever the endpoint claims about schema support.
 """
 
+import contextlib
 import json
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Literal, Protocol, TypeVar
 
 import httpx
@@ -24,7 +27,17 @@ CallSink = Callable[[dict], None]
 
 
 class LLMError(RuntimeError):
-    """The endpoint failed, timed out, or never produced a valid reply."""
+    """The endpoint failed, or never produced a valid reply."""
+
+
+class EndpointError(LLMError):
+    """An outage: the endpoint was unreachable, died, timed out or answered an HTTP error.
+    Never a result: the stage fails and the next run redoes it."""
+
+
+class InvalidReply(LLMError):
+    """The model answered, but no answer passed validation after the retries: the only
+    failure a stage may meet with a (visible) fallback."""
 
 
 @dataclass(frozen=True)
@@ -32,12 +45,14 @@ class Endpoint:
     base_url: str
     api_key: str
     model: str
-    # llama.cpp's server rejects response_format json_schema but honours json_object + schema.
-    structured: Literal["json_schema", "json_object"]
+    # 'json_object' + schema for servers that reject OpenAI's json_schema form.
+    structured: Literal["json_schema", "json_object"] = "json_schema"
+    slots: int = 1  # requests it serves at once: independent calls run this many in parallel
 
 
 class LLM(Protocol):
     model_id: str
+    slots: int
 
     def complete(self, prompt: RenderedPrompt, schema: type[T], max_tokens: int) -> T: ...
 
@@ -80,18 +95,27 @@ class OpenAILLM:
     # timeout every later call fails at once, so a hung endpoint costs one timeout per run,
     # not one per section.
     down: list[str] = field(default_factory=list)
-    cache: CallCache | None = None  # replies already received (a resumed run)
+    cache: CallCache | None = None  # valid replies already received (a resumed run)
+    # Restarts a dead embedded server once (True: ask again); see server.EmbeddedServer.
+    revive: Callable[[], bool] | None = None
+    _sink_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def model_id(self) -> str:
         return self.endpoint.model
+
+    @property
+    def slots(self) -> int:
+        return self.endpoint.slots
 
     def with_sink(self, sink: CallSink, cache: CallCache | None = None) -> "OpenAILLM":
         """A copy that reports every call to `sink` (e.g. a talk's llm_calls.jsonl) and
         reuses the replies in `cache`."""
         return replace(self, sink=sink, cache=cache)
 
+    @cached_property
     def _client(self) -> openai.OpenAI:
+        # One client (and connection pool) per copy, shared by the threads of a stage.
         return openai.OpenAI(
             base_url=self.endpoint.base_url,
             api_key=self.endpoint.api_key,
@@ -101,15 +125,17 @@ class OpenAILLM:
         )
 
     def complete(self, prompt: RenderedPrompt, schema: type[T], max_tokens: int = 1024) -> T:
-        if self.down:
-            raise LLMError(f"prompt {prompt.id}: {self.down[0]}")
-        client, messages = self._client(), prompt.messages()
-        problem = "no attempt made"
+        """A validated reply. Raises EndpointError on an outage, InvalidReply when every
+        attempt answered something invalid."""
+        call = self.request(prompt.messages(), schema, max_tokens, attempt=1)
+        if (reused := self.reused(call, schema)) is not None:
+            self._report(prompt, 1, time.monotonic(), {"cached": True}, None)
+            return reused
+        messages, problem = call["messages"], "no attempt made"
         for attempt in range(1, self.opts.max_retries + 1):
+            request = self.request(messages, schema, max_tokens, attempt)
             started = time.monotonic()
-            # A warmer retry: at the same temperature a small model repeats the same mistake.
-            temperature = self.opts.temperature + RETRY_TEMPERATURE_STEP * (attempt - 1)
-            content, usage = self._ask(client, messages, schema, max_tokens, temperature, prompt)
+            content, usage = self._ask(request, prompt, attempt, started)
             try:
                 reply = schema.model_validate_json(content)
             except ValidationError as err:
@@ -125,15 +151,19 @@ class OpenAILLM:
                     },
                 ]
                 continue
+            if self.cache:
+                self.cache.put(call, content)  # under the call, whichever attempt passed
             self._report(prompt, attempt, started, usage, None)
             return reply
-        raise LLMError(
+        raise InvalidReply(
             f"prompt {prompt.id}: no valid reply after "
             f"{self.opts.max_retries} attempts; last problem: {problem}"
         )
 
-    def _ask(self, client, messages, schema, max_tokens, temperature, prompt):
-        request = {
+    def request(self, messages: list[dict], schema, max_tokens: int, attempt: int) -> dict:
+        # A warmer retry: at the same temperature a small model repeats the same mistake.
+        temperature = self.opts.temperature + RETRY_TEMPERATURE_STEP * (attempt - 1)
+        return {
             "model": self.endpoint.model,
             "messages": messages,
             "max_tokens": max_tokens,
@@ -141,26 +171,46 @@ class OpenAILLM:
             "seed": self.opts.seed,
             "response_format": response_format(schema, self.endpoint.structured),
         }
-        if self.cache and (content := self.cache.get(request)) is not None:
-            return content, {"cached": True}
+
+    def reused(self, call: dict, schema: type[T]) -> T | None:
+        """The valid reply an earlier run got for this call (a reply an older version
+        stored that does not validate is not reused)."""
+        if self.cache and (content := self.cache.get(call)) is not None:
+            with contextlib.suppress(ValidationError):
+                return schema.model_validate_json(content)
+        return None
+
+    def _ask(self, request: dict, prompt, attempt: int, started: float) -> tuple[str, dict]:
+        """The reply's text, secrets redacted (an endpoint may echo the key), and usage."""
         try:
-            response = client.chat.completions.create(**request)
+            response = self._create(request)
+        except EndpointError as err:
+            self._report(prompt, attempt, started, {}, str(err), outage=True)
+            raise EndpointError(f"prompt {prompt.id}: {err}") from err
+        usage = response.usage.model_dump() if response.usage else {}
+        return redact(response.choices[0].message.content or ""), usage
+
+    def _create(self, request: dict, revived: bool = False):
+        """One request; a dead embedded server is restarted once and asked again."""
+        if self.down:
+            raise EndpointError(self.down[0])
+        try:
+            return self._client.chat.completions.create(**request)
         except openai.APITimeoutError as err:
             self.down.append(
                 f"{self.endpoint.base_url} timed out after {self.opts.timeout_s:g} s "
                 "(OPENAI_TIMEOUT_S); not asked again in this run"
             )
-            raise LLMError(f"prompt {prompt.id}: {self.down[-1]}") from err
+            raise EndpointError(self.down[-1]) from err
+        except openai.APIConnectionError as err:
+            if not revived and self.revive is not None and self.revive():
+                return self._create(request, revived=True)
+            raise EndpointError(redact(f"{self.endpoint.base_url} failed: {err}")) from err
         except openai.OpenAIError as err:
-            problem = redact(f"{self.endpoint.base_url} failed: {err}")
-            raise LLMError(f"prompt {prompt.id}: {problem}") from err
-        usage = response.usage.model_dump() if response.usage else {}
-        content = response.choices[0].message.content or ""
-        if self.cache:
-            self.cache.put(request, content)
-        return content, usage
+            raise EndpointError(redact(f"{self.endpoint.base_url} failed: {err}")) from err
 
-    def _report(self, prompt, attempt, started, usage, problem, reply=None) -> None:
+    def _report(self, prompt, attempt, started, usage, problem, reply=None, outage=False):
+        """One line of llm_calls.jsonl per attempt, failed ones included."""
         if not self.sink:
             return
         record = {
@@ -171,11 +221,13 @@ class OpenAILLM:
             "seconds": round(time.monotonic() - started, 3),
             "usage": usage,
             "valid": problem is None,
+            "outage": outage,
             "problem": redact(problem) if problem else None,
         }
         if reply is not None:  # keep invalid replies so a reviewer can see what went wrong
             record["reply"] = redact(reply[:4000])
-        self.sink(record)
+        with self._sink_lock:  # calls of one stage run in parallel
+            self.sink(record)
 
 
 def _short(err: ValidationError) -> str:

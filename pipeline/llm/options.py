@@ -24,8 +24,9 @@ class LLMOptions(BaseSettings):
     model: str | None = Field(None, description="Model name at the endpoint.")
     structured_output: str = Field(
         "auto",
-        description="'json_schema' (OpenAI, vLLM), 'json_object' (llama.cpp server: "
-        "json_object with a schema) or 'auto' (json_object for the embedded server).",
+        description="'json_schema' (OpenAI, vLLM, llama.cpp's server), 'json_object' "
+        "(json_object with a schema, for servers that reject json_schema) or 'auto' "
+        "(json_schema).",
     )
     timeout_s: float = Field(
         300.0,
@@ -34,6 +35,9 @@ class LLMOptions(BaseSettings):
         "timeout the endpoint is taken for down for the rest of the run.",
     )
     max_retries: int = Field(3, ge=1, description="Attempts per call when the reply is invalid.")
+    concurrency: int = Field(
+        4, ge=1, description="Requests sent at once to a configured endpoint (independent calls)."
+    )
     temperature: float = Field(0.2, ge=0, description="First attempt; retries run warmer.")
     seed: int | None = Field(1234, description="Sampling seed, for repeatable drafts.")
 
@@ -56,6 +60,14 @@ class EmbeddedLLMOptions(BaseSettings):
         description="Bundled Qwen2.5-Coder-Instruct: 1.5b writes better, 0.5b is about 2x faster.",
     )
     model_path: Path | None = Field(None, description="Any GGUF file; overrides `model`.")
-    n_ctx: int = Field(8192, ge=512, description="Context window in tokens.")
+    server_path: Path | None = Field(
+        None,
+        description="A llama-server binary to use instead of the portable build "
+        "(e.g. a CUDA build); `talk2article prepare` builds the default.",
+    )
+    n_ctx: int = Field(8192, ge=512, description="Context window per slot, in tokens.")
+    parallel: int = Field(
+        0, ge=0, description="Slots: requests served at once; 0 is two per core, at most 8."
+    )
     n_threads: int = Field(0, ge=0, description="0 uses every core.")
     startup_timeout_s: float = Field(180.0, gt=0)

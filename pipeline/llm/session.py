@@ -24,8 +24,9 @@ class LLMSession:
 
     def get(self) -> OpenAILLM:
         if self._llm is None:
-            endpoint = self._stack.enter_context(llm_endpoint(self.settings))
-            self._llm = OpenAILLM(endpoint, self.settings.llm)
+            endpoint, server = self._stack.enter_context(llm_endpoint(self.settings))
+            revive = server.revive if server is not None else None
+            self._llm = OpenAILLM(endpoint, self.settings.llm, revive=revive)
         return self._llm
 
     def __enter__(self) -> "LLMSession":

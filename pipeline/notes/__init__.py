@@ -22,7 +22,8 @@ from pipeline.grounding import (
     split_sentences,
     support,
 )
-from pipeline.llm.client import LLM, LLMError
+from pipeline.llm.client import LLM, InvalidReply
+from pipeline.llm.parallel import ordered_map
 from pipeline.notes.options import NotesOptions
 from pipeline.notes.sections import split_sections
 from pipeline.prompts import Prompt
@@ -226,16 +227,19 @@ def section_notes(
         passages=listing(units),
         max_claims=str(opts.max_claims),
     )
-    warning = None
+    fallback = None
     try:
         reply = llm.complete(rendered, reply_model(section.unit_ids, opts.max_claims), MAX_TOKENS)
         raw = [Claim(**c.model_dump()) for c in reply.claims]
-    except LLMError as err:
-        raw, warning = [], f"{section.id}: no claims from the LLM ({err}); kept its sentences"
+    except InvalidReply as err:  # an outage (EndpointError) fails the stage instead
+        raw, fallback = (
+            [],
+            f"{section.id}: no valid claims from the LLM ({err}); kept its sentences",
+        )
     kept, dropped = checked(raw, evidence_units, units)
     kept = [with_conditions(c, evidence_units) for c in kept]
     claims = [with_terms(c, terms) for c in backfill(kept, units, opts.max_claims + 2)]
-    return section.model_copy(update={"claims": claims, "dropped": dropped}), warning
+    return section.model_copy(update={"claims": claims, "dropped": dropped}), fallback
 
 
 def build_notes(
@@ -246,15 +250,17 @@ def build_notes(
     opts: NotesOptions,
     progress=None,
 ) -> Notes:
-    """One LLM call per section, each bounded in tokens; `terms` is the deck's vocabulary."""
+    """One LLM call per section, each bounded in tokens, up to the endpoint's slots at once;
+    `terms` is the deck's vocabulary."""
     language = writing_language(evidence.language)
     units = evidence.by_id()
-    sections, warnings = [], []
-    plan = split_sections(evidence, opts)
-    for done, section in enumerate(plan):
-        noted, warning = section_notes(section, units, terms, language, llm, prompt, opts)
-        sections.append(noted)
-        warnings += [warning] if warning else []
-        if progress:
-            progress(done + 1, len(plan))
-    return Notes(language=language, sections=sections, warnings=warnings)
+
+    def noted(section: Section) -> tuple[Section, str | None]:
+        return section_notes(section, units, terms, language, llm, prompt, opts)
+
+    done = ordered_map(noted, split_sections(evidence, opts), llm.slots, progress)
+    return Notes(
+        language=language,
+        sections=[section for section, _ in done],
+        fallbacks=[fallback for _, fallback in done if fallback],
+    )

@@ -134,8 +134,15 @@ def check_titles(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
 
 
 def review(
-    draft: Draft, evidence: Evidence, source_language: str, terms: list[str], prompts: list[Prompt]
+    draft: Draft,
+    evidence: Evidence,
+    source_language: str,
+    terms: list[str],
+    prompts: list[Prompt],
+    notes_fallbacks: list[str] = (),
 ) -> Review:
+    """The checks, the verdict by written rules, and the card; `notes_fallbacks` are the
+    notes stage's, for the card to say where fallbacks stand in."""
     drafts = draft.texts()  # (zh, en)
     source = draft.text(source_language)
     checks = [
@@ -149,5 +156,6 @@ def review(
         check_titles(drafts, evidence),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
-    card = review_card(draft, checks)
+    fallbacks = [f"notes {f}" for f in notes_fallbacks] + draft.fallbacks
+    card = review_card(draft, checks, fallbacks)
     return Review(checks=checks, verdict=verdict, revisions=draft.revisions, card=card)

@@ -96,12 +96,25 @@ def strengths_of(draft: Draft) -> list[str]:
     return found
 
 
-def review_card(draft: Draft, checks: list[Check]) -> ReviewCard:
+def fallback_line(fallbacks: list[str]) -> str | None:
+    """Where the model answered badly and a fallback stands in: a reviewer reads those."""
+    if not fallbacks:
+        return None
+    where = "、".join(f.split(": ", 1)[0] for f in fallbacks[:3])
+    more = " 等" if len(fallbacks) > 3 else ""
+    count = len(fallbacks)
+    return f"其中 {count} 处模型回答未通过检查，由后备文字代替（{where}{more}），请重点复核。"
+
+
+def review_card(draft: Draft, checks: list[Check], fallbacks: list[str]) -> ReviewCard:
+    """`fallbacks`: the draft's and those of the stages before it (notes)."""
     paragraphs = sum(len(s.paragraphs) for s in draft.zh.sections)
     verdict, reasons = verdict_of(checks, draft.revisions, paragraphs)
     readers = " · ".join(draft.tags) or "AI 基础设施"
     strengths = strengths_of(draft)
     lines = [f"{verdict}：{'；'.join(reasons)}。"]
+    if line := fallback_line(fallbacks):
+        lines.append(line)
     if strengths:
         lines.append(f"{'，'.join(strengths)}。")
     lines.append(f"适合关注 {readers} 的 AI 基础设施工程师阅读。")

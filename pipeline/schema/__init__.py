@@ -17,12 +17,13 @@ from pipeline.schema.deck import Bullet, Deck, Slide
 from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
 from pipeline.schema.notes import Claim, DroppedClaim, Notes, Section
 from pipeline.schema.review import Check, Review, ReviewCard, Verdict
-from pipeline.schema.run import RunRecord, StageRecord
+from pipeline.schema.run import ARTICLES_MADE, RunRecord, StageRecord
 from pipeline.schema.talk import Talk, TalkMeta
 from pipeline.schema.timeline import Timeline, TimelineSpan
 from pipeline.schema.transcript import Correction, DroppedSegment, Segment, Transcript, Word
 
 __all__ = [
+    "ARTICLES_MADE",
     "CAUSAL_ORDER",
     "Article",
     "Bullet",

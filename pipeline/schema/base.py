@@ -31,6 +31,11 @@ class StageOutput(Contract):
     and the flaws of usable input it met along the way."""
 
     warnings: list[str] = Field(default_factory=list, description="usable input with a flaw")
+    fallbacks: list[str] = Field(
+        default_factory=list,
+        description="where the model answered badly after its retries and a documented "
+        "fallback stands in (a talk with any is never plain `succeeded`)",
+    )
     provenance: Provenance | None = Field(None, description="set by the stage runner")
 
 

@@ -8,6 +8,9 @@ from pydantic import Field
 from pipeline.schema.base import Contract, StageError
 from pipeline.schema.review import Verdict
 
+# How a run ends when it made articles.
+ARTICLES_MADE = ("succeeded", "fallback", "partial")
+
 
 class StageRecord(Contract):
     name: str
@@ -15,12 +18,18 @@ class StageRecord(Contract):
     seconds: float
     error: StageError | None = None
     warnings: list[str] = Field(default_factory=list, description="usable input with a flaw")
+    fallbacks: list[str] = Field(
+        default_factory=list, description="model answers replaced by a fallback"
+    )
 
 
 class RunRecord(Contract):
     talk: str
-    status: Literal["running", "succeeded", "partial", "failed", "interrupted"] = Field(
-        "running", description="partial: articles made, but some input was unusable (see errors)"
+    status: Literal["running", "succeeded", "fallback", "partial", "failed", "interrupted"] = Field(
+        "running",
+        description="partial: articles made, but some input was unusable (see errors); "
+        "fallback: articles made, but somewhere the model answered badly and a fallback "
+        "stands in (see the stages' fallbacks)",
     )
     pid: int | None = Field(None, description="the process running it, while it runs")
     stage: str | None = Field(None, description="the stage in progress, or where it stopped")
@@ -37,3 +46,6 @@ class RunRecord(Contract):
     versions: dict[str, str] = Field(default_factory=dict)
     outputs: list[str] = Field(default_factory=list, description="article paths")
     verdict: Verdict | None = Field(None, description="the review card's verdict")
+
+    def fallbacks(self) -> list[str]:
+        return [f"{s.name}: {f}" for s in self.stages for f in s.fallbacks]

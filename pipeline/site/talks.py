@@ -6,7 +6,16 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from pipeline.schema import Deck, Draft, Evidence, EvidenceUnit, Review, RunRecord, Talk
+from pipeline.schema import (
+    ARTICLES_MADE,
+    Deck,
+    Draft,
+    Evidence,
+    EvidenceUnit,
+    Review,
+    RunRecord,
+    Talk,
+)
 from pipeline.store import talk_outputs
 
 NEEDED = ("talk.json", "draft.json", "review.json", "evidence.json", "run.json")
@@ -54,7 +63,7 @@ def load_talk(folder: Path, slug: str) -> PublishedTalk | str:
         return f"{slug}: no {', '.join(missing)} (run it again)"
     try:
         run = RunRecord.model_validate_json((folder / "run.json").read_text())
-        if run.status not in ("succeeded", "partial"):
+        if run.status not in ARTICLES_MADE:
             return f"{slug}: its last run is {run.status}"
         deck_file = folder / "deck.json"
         return PublishedTalk(

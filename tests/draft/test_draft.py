@@ -3,7 +3,7 @@ import json
 from pipeline.draft import DraftPrompts, write_drafts
 from pipeline.prompts import load_prompt
 from pipeline.schema import Chapter, Claim, Evidence, EvidenceUnit, Notes, Outline, Section
-from tests.llm_double import PromptReplies, scripted_llm
+from tests.llm_double import PromptReplies, SchemaReplies, scripted_llm
 
 EVIDENCE = Evidence(
     units=[
@@ -152,6 +152,7 @@ def test_a_paragraph_with_nothing_left_to_keep_is_replaced_by_its_claims():
     draft, _, _ = draft_with([bad, bad], [ZH, "分页", "标题", "摘要句。"])
     assert draft.en.sections[0].paragraphs[0].text == f"{WASTE.statement} {BLOCKS.statement}"
     assert draft.revisions[0].action == "replaced by its claims"
+    assert draft.fallbacks == ["en §1¶1: replaced by its claims"]  # never plain `succeeded`
 
 
 def test_a_duplicate_paragraph_keeps_only_what_its_own_claims_support():
@@ -159,7 +160,7 @@ def test_a_duplicate_paragraph_keeps_only_what_its_own_claims_support():
     texts = [p.text for p in draft.en.sections[0].paragraphs]
     # The second section's claims say nothing of the 60 to 80 percent: that sentence goes.
     assert texts == [GOOD, GOOD.split(". ")[1]]
-    assert "repeats an earlier paragraph" in draft.revisions[0].findings
+    assert draft.revisions[0].where == "en §1¶2" and draft.revisions[0].action == "pruned"
 
 
 def test_a_number_of_the_notes_left_out_is_redrafted():
@@ -232,3 +233,21 @@ def test_copying_fails_nothing_a_copy_stands_if_the_rewrite_invents():
     invented = GOOD.replace("60 to 80", "60 to 90")
     draft, _, _ = draft_with([COPIED, invented], [ZH, "分页", "标题", "摘要句。"])
     assert draft.en.sections[0].paragraphs[0].text == COPIED
+
+
+def test_concurrent_calls_give_the_same_draft_in_the_same_order():
+    prompts = DraftPrompts(
+        *(load_prompt(n) for n in ("write_paragraph", "translate_zh", "translate_en"))
+    )
+    sections = [[WASTE, BLOCKS], [BLOCKS], [WASTE]]
+
+    def drafted(slots: int):
+        llm, endpoint = scripted_llm(SchemaReplies(keyed=True), slots=slots)
+        notes_ = notes(*sections)
+        return write_drafts(outline(3), notes_, EVIDENCE, TERMS, llm, prompts), endpoint
+
+    one, sequential = drafted(1)
+    four, concurrent = drafted(4)
+    again, _ = drafted(4)
+    assert one == four == again  # texts, chapters, revisions and their order
+    assert len(sequential.requests) == len(concurrent.requests) > 3

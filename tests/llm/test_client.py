@@ -5,10 +5,17 @@ import pytest
 from pydantic import BaseModel, Field
 
 from pipeline.llm.cache import CallCache
-from pipeline.llm.client import Endpoint, LLMError, OpenAILLM, response_format
+from pipeline.llm.client import (
+    Endpoint,
+    EndpointError,
+    InvalidReply,
+    LLMError,
+    OpenAILLM,
+    response_format,
+)
 from pipeline.llm.options import LLMOptions
 from pipeline.prompts import RenderedPrompt
-from tests.llm_double import scripted_llm
+from tests.llm_double import completion, scripted_llm
 
 PROMPT = RenderedPrompt("p", "hash", "system text", "user text")
 
@@ -30,9 +37,9 @@ def test_invalid_reply_is_retried_with_the_problem_fed_back():
     assert calls[0]["reply"] == '{"value": "many"}' and calls[0]["prompt_id"] == "p"
 
 
-def test_garbage_every_time_is_an_llm_error():
+def test_garbage_every_time_is_an_invalid_reply_not_an_outage():
     llm, _ = scripted_llm(["not json"] * 3)
-    with pytest.raises(LLMError, match="no valid reply after 3 attempts"):
+    with pytest.raises(InvalidReply, match="no valid reply after 3 attempts"):
         llm.complete(PROMPT, Answer)
 
 
@@ -69,7 +76,7 @@ def test_a_timeout_is_one_request_and_the_endpoint_is_not_asked_again():
         raise httpx.ReadTimeout("slow", request=request)
 
     llm = llm_answering(slow, timeout_s=5).with_sink(lambda record: None)
-    with pytest.raises(LLMError, match=r"llm.test.*timed out after 5 s \(OPENAI_TIMEOUT_S\)"):
+    with pytest.raises(EndpointError, match=r"llm.test.*timed out after 5 s \(OPENAI_TIMEOUT_S\)"):
         llm.complete(PROMPT, Answer)
     assert len(asked) == 1  # no silent retry: the setting is the whole wait
     with pytest.raises(LLMError, match="not asked again"):
@@ -100,3 +107,80 @@ def test_replies_already_received_are_not_asked_again(tmp_path):
     reused = resumed.with_sink(calls.append, CallCache(tmp_path / "llm_cache.jsonl"))
     assert reused.complete(PROMPT, Answer) == Answer(value=7)
     assert again.requests == [] and calls[-1]["usage"] == {"cached": True}
+
+
+def test_an_http_error_is_an_outage_and_is_logged_as_a_call():
+    calls = []
+    llm = llm_answering(lambda request: httpx.Response(500, json={"error": "overloaded"}))
+    with pytest.raises(EndpointError, match="prompt p: http://llm.test/v1 failed"):
+        llm.with_sink(calls.append).complete(PROMPT, Answer)
+    assert [(c["valid"], c["outage"]) for c in calls] == [(False, True)]
+    assert "500" in calls[0]["problem"]
+
+
+def test_invalid_replies_are_not_cached_so_a_fixed_endpoint_is_asked_again(tmp_path):
+    cache_file = tmp_path / "llm_cache.jsonl"
+    broken, _ = scripted_llm(["not json"] * 3)
+    with pytest.raises(InvalidReply):
+        broken.with_sink(lambda record: None, CallCache(cache_file)).complete(PROMPT, Answer)
+    assert not cache_file.exists() or cache_file.read_text() == ""
+    fixed, endpoint = scripted_llm(['{"value": 3}'])
+    reply = fixed.with_sink(lambda record: None, CallCache(cache_file)).complete(PROMPT, Answer)
+    assert reply == Answer(value=3) and len(endpoint.requests) == 1
+
+
+def test_an_invalid_reply_an_older_version_cached_is_not_replayed(tmp_path):
+    llm, _ = scripted_llm(['{"value": 4}'])
+    cache = CallCache(tmp_path / "llm_cache.jsonl")
+    request = {
+        "model": "scripted",
+        "messages": PROMPT.messages(),
+        "max_tokens": 1024,
+        "temperature": 0.2,
+        "seed": 1234,
+        "response_format": response_format(Answer, "json_object"),
+    }
+    cache.put(request, "not json")
+    assert llm.with_sink(lambda record: None, cache).complete(PROMPT, Answer) == Answer(value=4)
+
+
+def test_a_reply_echoing_the_key_is_stored_redacted(tmp_path):
+    secret = "reply-echoed-key-98765"
+    LLMOptions(api_key=secret)  # known to be secret
+    llm, _ = scripted_llm([json.dumps({"text": f"the key is {secret}"})])
+
+    class Text(BaseModel):
+        text: str
+
+    calls = []
+    cache = CallCache(tmp_path / "llm_cache.jsonl")
+    reply = llm.with_sink(calls.append, cache).complete(PROMPT, Text)
+    assert secret not in reply.text and secret not in (tmp_path / "llm_cache.jsonl").read_text()
+
+
+def test_a_dead_embedded_server_is_revived_and_asked_again():
+    attempts = []
+
+    def refuse_then_answer(request: httpx.Request) -> httpx.Response:
+        attempts.append(request)
+        if len(attempts) == 1:
+            raise httpx.ConnectError("connection refused", request=request)
+        return httpx.Response(200, json=completion('{"value": 5}'))
+
+    revived = []
+    llm = llm_answering(refuse_then_answer)
+    llm = OpenAILLM(
+        llm.endpoint,
+        llm.opts,
+        http_client=llm.http_client,
+        revive=lambda: revived.append(1) or True,
+    )
+    assert llm.complete(PROMPT, Answer) == Answer(value=5) and revived == [1]
+
+
+def test_a_refused_connection_without_a_server_to_revive_is_an_outage():
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    with pytest.raises(EndpointError, match="Connection error"):
+        llm_answering(refuse).complete(PROMPT, Answer)

@@ -1,5 +1,9 @@
 import json
 
+import httpx
+import pytest
+
+from pipeline.llm.client import EndpointError
 from pipeline.notes import build_notes, excerpt, quantities
 from pipeline.notes.options import NotesOptions
 from pipeline.prompts import load_prompt
@@ -79,10 +83,16 @@ def test_numbers_the_model_skipped_come_back_as_the_sentences_that_say_them():
     assert added.units == ["t-00:00:06"] and added.numbers == ["2.2"]
 
 
-def test_an_llm_that_never_answers_leaves_the_sections_sentences_and_a_warning():
+def test_an_llm_that_answers_garbage_leaves_the_sections_sentences_as_a_fallback():
     llm, _ = scripted_llm(["garbage"] * 3)
     notes = build_notes(EVIDENCE, [], llm, load_prompt("notes"), NotesOptions())
-    assert notes.sections[0].claims and "no claims from the LLM" in notes.warnings[0]
+    assert notes.sections[0].claims and "no valid claims from the LLM" in notes.fallbacks[0]
+
+
+def test_an_endpoint_that_fails_fails_the_notes_instead_of_a_fallback():
+    llm, _ = scripted_llm(lambda body: httpx.Response(503, json={"error": "down"}))
+    with pytest.raises(EndpointError, match="503"):
+        build_notes(EVIDENCE, [], llm, load_prompt("notes"), NotesOptions())
 
 
 def test_fragments_off_a_slide_are_not_claims_and_names_are_not_quantities():

@@ -1,7 +1,8 @@
 import pytest
 
-from pipeline.schema import Revision
-from tests.review.test_review import EN, ZH, review
+from pipeline.review import review as review_draft
+from pipeline.schema import Draft, Revision
+from tests.review.test_review import EN, EVIDENCE, PROMPTS, ZH, review, text
 
 
 def test_a_faithful_article_is_recommended_with_its_grounds_readers_and_risks():
@@ -54,3 +55,19 @@ def test_text_kept_with_findings_needs_a_reader_before_publishing():
 def test_an_article_of_one_paragraph_is_not_recommended():
     result, _ = review(en=EN[:1] + [EN[0]], zh=ZH[:1] + [ZH[0]])
     assert result.card.verdict != "推荐收录"
+
+
+def test_the_card_says_where_fallbacks_stand_in():
+    replaced = Revision(where="en §1¶2", findings=["x"], action="replaced by its claims")
+    draft = Draft(
+        en=text("en", EN, "Paging the cache"),
+        zh=text("zh", ZH, "缓存分页"),
+        revisions=[replaced],
+        fallbacks=["en §1¶2: replaced by its claims"],
+    )
+    result = review_draft(draft, EVIDENCE, "en", [], PROMPTS, ["sec-01: no valid claims"])
+    assert (
+        "其中 2 处模型回答未通过检查，由后备文字代替（notes sec-01、en §1¶2）"
+        in result.card.assessment
+    )
+    assert "后备" not in review()[0].card.assessment
