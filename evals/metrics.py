@@ -190,16 +190,25 @@ def parity(draft: Draft) -> float:
     return round(sum(same) / len(same), 3) if same and same_shape else 0.0
 
 
+LLM_STAGES = ("notes", "outline", "draft")
+
+
 def cost(out: Path, run: RunRecord | None) -> dict:
     calls = []
     if (out / "llm_calls.jsonl").is_file():
         calls = [json.loads(x) for x in (out / "llm_calls.jsonl").read_text().splitlines() if x]
-    tokens = sum(c.get("usage", {}).get("total_tokens", 0) for c in calls)
+    usage = [c.get("usage", {}) for c in calls]
     stages = {s.name: s.seconds for s in run.stages} if run else {}
+    # Wall time of the stages that call the LLM (server start included): calls of a stage
+    # run in parallel, so their own seconds add up to more than the wait.
+    llm_stages = [s.seconds for s in run.stages if s.name in LLM_STAGES] if run else []
     return {
         "llm_calls": len(calls),
-        "llm_tokens": tokens,
-        "llm_seconds": round(sum(c.get("seconds", 0) for c in calls), 1),
+        "llm_tokens": sum(u.get("total_tokens", 0) for u in usage),
+        "llm_prompt_tokens": sum(u.get("prompt_tokens", 0) for u in usage),
+        "llm_generated_tokens": sum(u.get("completion_tokens", 0) for u in usage),
+        "llm_seconds": round(sum(llm_stages), 1),
+        "llm_call_seconds": round(sum(c.get("seconds", 0) for c in calls), 1),
         "seconds": round(sum(stages.values()), 1),
         "stage_seconds": stages,
     }

@@ -295,4 +295,7 @@ def llm_for(session: LLMSession, run: TalkRun) -> OpenAILLM:
             f"{record['seconds']:.1f} s, {tokens} tokens, {escape(verdict)}[/dim]"
         )
 
-    return session.get().with_sink(sink, CallCache(store.path("llm_cache.jsonl")))
+    llm = session.get().with_sink(sink, CallCache(store.path("llm_cache.jsonl")))
+    if session.runtime:
+        run.record.versions["llm_runtime"] = session.runtime
+    return llm

@@ -49,7 +49,6 @@ def main() -> None:
     parser.add_argument("--alias", default="fake")
     args, _ = parser.parse_known_args()
     replies, count = SchemaReplies(keyed=True), [0]
-    print("load_backend: loaded CPU backend from /fake/libggml-cpu-haswell.so", flush=True)
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (the http.server API)

@@ -51,3 +51,8 @@ def share_on_right_slide(spans: list[TimelineSpan]) -> float:
     """Share of the example's speech time whose timeline slide is the one truly shown."""
     truth = [(s["index"], s["speech_start"], s["speech_end"]) for s in example_truth()["slides"]]
     return share_right(truth, spans)
+
+
+# How a talk run on a test double ends: its generic prose may fail the draft's checks, so
+# a paragraph may stand as its claims (a counted fallback) rather than plain `succeeded`.
+MADE = ("succeeded", "fallback")

@@ -166,3 +166,16 @@ def test_a_talk_held_by_another_run_is_refused_with_a_clear_message(tmp_path):
     first, second = TalkStore(tmp_path / "t"), TalkStore(tmp_path / "t")
     with first.lock(), pytest.raises(StageFailure, match=r"another run \(pid \d+\)"):
         second.lock().__enter__()
+
+
+def test_a_fallback_anywhere_means_the_run_is_never_plain_succeeded(tmp_path):
+    run = TalkRun(TalkStore(tmp_path), "talk")
+    assert run.run(EVIDENCE, lambda: Evidence(units=[]), {"notes": "a", "options": {}}) is not None
+    notes = Evidence(units=[], fallbacks=["sec-01: no valid claims; kept its sentences"])
+    run.run(EVIDENCE, lambda: notes, {"notes": "b", "options": {}})
+    record = run.finish([])
+    assert record.status == "fallback"
+    assert record.fallbacks() == ["evidence: sec-01: no valid claims; kept its sentences"]
+    clean = TalkRun(TalkStore(tmp_path / "clean"), "talk")
+    clean.run(EVIDENCE, lambda: Evidence(units=[]), {"notes": "a", "options": {}})
+    assert clean.finish([]).status == "succeeded"

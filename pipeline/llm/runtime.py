@@ -25,6 +25,7 @@ import sys
 import tarfile
 import tempfile
 from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pipeline.models import ModelAssetError
@@ -34,13 +35,10 @@ SOURCE_PACKAGE = "llama-cpp-python"
 SOURCE_VERSION = "0.3.36"
 SOURCE_SHA256 = "832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
 SOURCE_SUBDIR = "vendor/llama.cpp"
-# ggml's x86 variants we build, from any x86-64 CPU to AVX-512 with VBMI and VNNI.
-CPU_VARIANTS = ("x64", "sse42", "sandybridge", "haswell", "skylakex", "icelake")
-CMAKE_OPTIONS = (
+# ggml's x86 variants we build: any x86-64 CPU, AVX2, AVX-512, AVX-512 with VBMI and VNNI.
+CPU_VARIANTS = ("x64", "haswell", "skylakex", "icelake")
+COMMON_OPTIONS = (
     "-DCMAKE_BUILD_TYPE=Release",
-    "-DGGML_NATIVE=OFF",
-    "-DGGML_BACKEND_DL=ON",
-    "-DGGML_CPU_ALL_VARIANTS=ON",
     "-DBUILD_SHARED_LIBS=ON",
     "-DLLAMA_BUILD_TESTS=OFF",
     "-DLLAMA_BUILD_EXAMPLES=OFF",
@@ -53,21 +51,34 @@ CMAKE_OPTIONS = (
     "-DCMAKE_INSTALL_RPATH=$ORIGIN",
     "-DCMAKE_BUILD_WITH_INSTALL_RPATH=ON",
 )
-PROGRAMS = ("llama-server", "llama-bench")
 VARIANT_LINE = re.compile(r"^(\s*)(ggml_add_cpu_backend_variant\((\w+)\b.*)$")
 
 
-def build_key() -> str:
-    recipe = {
-        "source": [SOURCE_PACKAGE, SOURCE_VERSION, SOURCE_SHA256],
-        "options": CMAKE_OPTIONS,
-        "variants": CPU_VARIANTS,
-    }
-    return sha256_bytes(json.dumps(recipe, sort_keys=True).encode())[:16]
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    options: tuple[str, ...]
+    variants: tuple[str, ...]  # ggml CPU variants, loaded at run time; () for none
+    programs: tuple[str, ...]
 
 
-def runtime_dir(cache_dir: Path) -> Path:
-    return cache_dir / "llama.cpp" / build_key()
+PORTABLE = Recipe(
+    "portable",
+    ("-DGGML_NATIVE=OFF", "-DGGML_BACKEND_DL=ON", "-DGGML_CPU_ALL_VARIANTS=ON", *COMMON_OPTIONS),
+    CPU_VARIANTS,
+    ("llama-server", "llama-bench"),
+)
+# For benchmarks/llm.py only: the build for this machine alone, to compare speeds with.
+NATIVE = Recipe("native", ("-DGGML_NATIVE=ON", *COMMON_OPTIONS), (), ("llama-bench",))
+
+
+def build_key(recipe: Recipe = PORTABLE) -> str:
+    parts = {"source": [SOURCE_PACKAGE, SOURCE_VERSION, SOURCE_SHA256], "recipe": asdict(recipe)}
+    return f"{recipe.name}-{sha256_bytes(json.dumps(parts, sort_keys=True).encode())[:12]}"
+
+
+def runtime_dir(cache_dir: Path, recipe: Recipe = PORTABLE) -> Path:
+    return cache_dir / "llama.cpp" / build_key(recipe)
 
 
 def llama_server(cache_dir: Path, configured: Path | None = None) -> Path:
@@ -81,9 +92,11 @@ def llama_server(cache_dir: Path, configured: Path | None = None) -> Path:
     return binary
 
 
-def build_runtime(cache_dir: Path, say: Callable[[str], None] = print) -> Path:
-    """Build llama-server once into the cache folder; return its bin folder."""
-    target = runtime_dir(cache_dir)
+def build_runtime(
+    cache_dir: Path, say: Callable[[str], None] = print, recipe: Recipe = PORTABLE
+) -> Path:
+    """Build llama.cpp's programs once into the cache folder; return their bin folder."""
+    target = runtime_dir(cache_dir, recipe)
     if (target / "build.json").is_file():
         return target / "bin"
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -91,14 +104,14 @@ def build_runtime(cache_dir: Path, say: Callable[[str], None] = print) -> Path:
         work_dir = Path(work)
         say(f"fetching the llama.cpp source ({SOURCE_PACKAGE} {SOURCE_VERSION} from PyPI)")
         source = unpack_source(download_source(work_dir), work_dir / "src")
-        keep_variants(source / "ggml" / "src" / "CMakeLists.txt", CPU_VARIANTS)
-        say(f"building llama-server for any x86-64 CPU ({len(CPU_VARIANTS)} CPU variants)")
-        built = compile_runtime(source, work_dir / "build")
+        if recipe.variants:
+            keep_variants(source / "ggml" / "src" / "CMakeLists.txt", recipe.variants)
+        say(f"building {', '.join(recipe.programs)} ({recipe.name}); about 10 minutes")
+        built = compile_runtime(source, work_dir / "build", recipe)
         staged = work_dir / "runtime"
         shutil.copytree(built, staged / "bin", symlinks=True)
-        record = {"key": build_key(), "source": f"{SOURCE_PACKAGE}=={SOURCE_VERSION}"}
-        record |= {"options": CMAKE_OPTIONS, "variants": CPU_VARIANTS}
-        (staged / "build.json").write_text(json.dumps(record, indent=2))
+        record = {"key": build_key(recipe), "source": f"{SOURCE_PACKAGE}=={SOURCE_VERSION}"}
+        (staged / "build.json").write_text(json.dumps(record | asdict(recipe), indent=2))
         shutil.rmtree(target, ignore_errors=True)  # a build killed before its build.json
         staged.rename(target)
     return target / "bin"
@@ -148,9 +161,11 @@ def keep_variants(cmake_lists: Path, variants: tuple[str, ...]) -> None:
     cmake_lists.write_text("".join(lines))
 
 
-def compile_runtime(source: Path, build: Path) -> Path:
-    run_logged(["cmake", "-S", str(source), "-B", str(build), *CMAKE_OPTIONS], build / "cmake.log")
-    targets = [*PROGRAMS, *(f"ggml-cpu-{v}" for v in CPU_VARIANTS)]
+def compile_runtime(source: Path, build: Path, recipe: Recipe) -> Path:
+    configure = ["cmake", "-S", str(source), "-B", str(build), *recipe.options]
+    run_logged(configure, build / "cmake.log")
+    # The variants are loaded at run time, so no program depends on them: named here.
+    targets = [*recipe.programs, *(f"ggml-cpu-{v}" for v in recipe.variants)]
     jobs = str(os.cpu_count() or 2)
     command = ["cmake", "--build", str(build), "-j", jobs, "--target", *targets]
     run_logged(command, build / "build.log")

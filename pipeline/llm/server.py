@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -39,7 +40,7 @@ SIGNAL_MEANINGS = {
     signal.SIGABRT: "it aborted",
     signal.SIGBUS: "a crash",
 }
-CPU_VARIANT = re.compile(r"loaded CPU backend from \S*libggml-cpu-(\w+)\.so")
+CPU_VARIANT = re.compile(r"libggml-cpu-(\w+)\.so")
 
 
 def free_port() -> int:
@@ -84,10 +85,14 @@ def death_message(returncode: int, log: Path) -> str:
     return f"the embedded llama.cpp server {what} — see {log}"
 
 
-def cpu_variant(log: Path) -> str | None:
-    """The ggml CPU variant the server loaded, from its log."""
-    found = CPU_VARIANT.findall(log.read_text(errors="replace")) if log.is_file() else []
-    return found[-1] if found else None
+def cpu_variant(pid: int) -> str | None:
+    """The ggml CPU variant a running server loaded for this CPU (Linux: its memory map)."""
+    try:
+        maps = Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return None
+    found = CPU_VARIANT.findall(maps)
+    return found[0] if found else None
 
 
 class EmbeddedServer:
@@ -104,6 +109,10 @@ class EmbeddedServer:
         self.process: subprocess.Popen | None = None
         self.restarts = 0
         self._lock = threading.Lock()
+        # The server dies with the thread that started it (PR_SET_PDEATHSIG is per thread):
+        # a restart from a stage's worker thread would die when that thread ends. So one
+        # thread that lives as long as this object starts every process.
+        self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="llama-server")
 
     @property
     def endpoint(self) -> Endpoint:
@@ -113,21 +122,30 @@ class EmbeddedServer:
         )
 
     def start(self) -> None:
+        self.process = self._spawner.submit(self.spawn).result()
+        try:
+            self.wait_until_ready()
+            self.prove_it_generates()
+        except BaseException:
+            self.terminate()
+            raise
+
+    def spawn(self) -> subprocess.Popen:
         self.log.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log_handle:
-            self.process = subprocess.Popen(
+            return subprocess.Popen(
                 server_command(self.binary, self.model, self.port, self.alias, self.opts),
                 stdout=log_handle,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 preexec_fn=die_with_parent if sys.platform == "linux" else None,
             )
-        try:
-            self.wait_until_ready()
-            self.prove_it_generates()
-        except BaseException:
-            self.stop()
-            raise
+
+    def describe(self) -> str:
+        """What serves the model, for run.json: the build, the CPU code it chose, slots."""
+        variant = cpu_variant(self.process.pid) if self.process else None
+        build = self.binary.parent.parent.name if self.opts.server_path is None else self.binary
+        return f"llama-server {build}, CPU variant {variant or 'unknown'}, {slots(self.opts)} slots"
 
     def death(self) -> str | None:
         """Why the server is not running, or None while it runs."""
@@ -192,6 +210,10 @@ class EmbeddedServer:
         return False
 
     def stop(self) -> None:
+        self.terminate()
+        self._spawner.shutdown(wait=False)
+
+    def terminate(self) -> None:
         """Terminate, and kill if a generation in flight holds it up (Ctrl-C mid-call)."""
         process = self.process
         if process is not None and process.poll() is None:

@@ -14,6 +14,7 @@ class LLMSession:
         self.settings = settings
         self._stack = ExitStack()
         self._llm: OpenAILLM | None = None
+        self.runtime: str | None = None  # what serves the model, once started
 
     @property
     def model_id(self) -> str:
@@ -26,6 +27,9 @@ class LLMSession:
         if self._llm is None:
             endpoint, server = self._stack.enter_context(llm_endpoint(self.settings))
             revive = server.revive if server is not None else None
+            self.runtime = (
+                server.describe() if server else f"{endpoint.base_url} ({endpoint.slots} at once)"
+            )
             self._llm = OpenAILLM(endpoint, self.settings.llm, revive=revive)
         return self._llm
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from prefect.testing.utilities import prefect_test_harness
 
 from tests.flows.test_crash import record, subtitles_talk
+from tests.helpers import MADE
 from tests.llm_server import FakeEndpoint, fake_endpoint
 
 
@@ -42,13 +43,13 @@ def test_only_changed_talks_run_and_an_unchanged_night_does_nothing(tmp_path):
     endpoint = FakeEndpoint()
     with fake_endpoint(endpoint) as url:
         nightly_cli(url, inputs, outputs)
-        assert record(outputs, "one")["status"] == "succeeded"
+        assert record(outputs, "one")["status"] in MADE
         assert (outputs / "site" / "public" / "index.html").is_file()
         asked = len(endpoint.requests)
 
         subtitles_talk(inputs, "two")  # a new talk: only it runs
         nightly_cli(url, inputs, outputs)
-        assert record(outputs, "two")["status"] == "succeeded"
+        assert record(outputs, "two")["status"] in MADE
         assert len(record(outputs, "one")["stages"]) == len(record(outputs, "two")["stages"])
         asked_two = len(endpoint.requests) - asked
 
@@ -88,4 +89,4 @@ def test_the_nightly_flow_spreads_talks_over_two_dask_workers(tmp_path, monkeypa
         with prefect_test_harness(server_startup_timeout=120):
             report = nightly.with_options(task_runner=runner)(inputs, outputs)
     assert sorted(r.talk for r in report.records) == ["one", "two"]
-    assert all(r.status == "succeeded" for r in report.records) and report.site
+    assert all(r.status in MADE for r in report.records) and report.site

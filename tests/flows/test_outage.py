@@ -37,7 +37,7 @@ class Session:
             return reply(body, name)
 
         self.llm, self.endpoint = scripted_llm(answer, slots=slots)
-        self.model_id = "scripted"
+        self.model_id, self.runtime = "scripted", "a test double"
 
     def get(self):
         return self.llm

@@ -12,7 +12,7 @@ from flows import talk as talk_flow
 from pipeline import source
 from pipeline.settings import Settings
 from tests.decks import pdf_with_pages
-from tests.helpers import DATA
+from tests.helpers import DATA, MADE
 from tests.llm_double import SchemaReplies, scripted_llm
 
 SRT = """1
@@ -36,7 +36,7 @@ class Session:
 
     def __init__(self) -> None:
         self.llm, self.endpoint = scripted_llm(SchemaReplies())
-        self.model_id = "scripted"
+        self.model_id, self.runtime = "scripted", "a test double"
 
     def get(self):
         return self.llm
@@ -66,7 +66,7 @@ def statuses(record) -> dict[str, str]:
 def test_outputs_go_to_the_talks_path_under_inputs(prefect, talk):
     folder, settings = talk
     record = run_talk(folder, settings, Session())
-    assert record.status == "succeeded", record.errors
+    assert record.status in MADE, record.errors
     out = settings.outputs_dir / "meetups" / "paging"
     assert record.talk == "meetups/paging"
     assert record.outputs == [str(out / "article.zh.md"), str(out / "article.en.md")]
@@ -99,7 +99,7 @@ def test_subtitles_alone_are_a_talk(prefect, talk):
     (folder / "talk.flac").unlink()
     (folder / "slides.pdf").unlink()
     record = run_talk(folder, settings, Session())
-    assert record.status == "succeeded", record.errors
+    assert record.status in MADE, record.errors
     assert statuses(record)["transcript"] == "done"
     assert statuses(record)["deck"] == "skipped"
 
@@ -110,7 +110,7 @@ def test_a_comment_edit_reruns_only_the_stage_whose_code_changed(prefect, talk, 
     shutil.copytree(source.ROOT, code, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(source, "ROOT", code)  # the code as the cache keys see it
     first = Session()
-    assert run_talk(folder, settings, first).status == "succeeded"
+    assert run_talk(folder, settings, first).status in MADE
     assert first.endpoint.requests  # the LLM wrote the article
 
     unchanged = Session()
