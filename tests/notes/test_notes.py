@@ -8,7 +8,7 @@ from pipeline.notes import build_notes, excerpt, quantities
 from pipeline.notes.options import NotesOptions
 from pipeline.prompts import load_prompt
 from pipeline.schema import Evidence, EvidenceUnit
-from tests.llm_double import scripted_llm
+from tests.llm_double import SchemaReplies, scripted_llm
 
 EVIDENCE = Evidence(
     language="en",
@@ -154,3 +154,25 @@ def test_an_instruction_said_in_the_talk_is_data_and_obeying_it_leaves_no_trace(
     statements = [c.statement for c in notes.sections[0].claims]
     assert obeyed["statement"] not in statements
     assert "support" in notes.sections[0].dropped[0].reason
+
+
+def test_sections_noted_at_once_come_back_in_the_talks_order():
+    units = [
+        EvidenceUnit(
+            id=f"t-00:0{k}:00",
+            kind="transcript",
+            text=f"Speaker point number {k} explains how the scheduler batches requests well. "
+            * 12,
+            start=60.0 * k,
+        )
+        for k in range(6)
+    ]
+    evidence = Evidence(language="en", units=units)
+    opts = NotesOptions(max_section_tokens=100, min_section_tokens=1)
+
+    def noted(slots: int):
+        llm, _ = scripted_llm(SchemaReplies(keyed=True), slots=slots)
+        return build_notes(evidence, [], llm, load_prompt("notes"), opts)
+
+    one, four = noted(1), noted(4)
+    assert len(one.sections) > 2 and one == four
