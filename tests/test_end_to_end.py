@@ -141,8 +141,10 @@ def test_rerun_reuses_every_stage(batch):
     before = (outputs / EXAMPLE.name / "article.en.md").read_text()
     calls = (outputs / EXAMPLE.name / "llm_calls.jsonl").read_text()
     result = run_cli(str(talk), "--inputs", str(talk.parent), "--outputs", str(outputs))
+    record = run_record(outputs, EXAMPLE.name)
     assert result.returncode == 0, result.stdout + result.stderr
-    stages = {s["name"]: s["status"] for s in run_record(outputs, EXAMPLE.name)["stages"]}
+    assert record["status"] in ("succeeded", "fallback")  # a fallback stays one
+    stages = {s["name"]: s["status"] for s in record["stages"]}
     assert all(
         stages[name] == "cached"
         for name in ("deck", "transcript", "timeline", "evidence", "outline", "draft", "review")
