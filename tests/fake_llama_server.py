@@ -10,7 +10,6 @@ schema — and dying the way the AMX build did, on request:
 
 import argparse
 import http.server
-import json
 import os
 import signal
 import sys
@@ -43,6 +42,7 @@ def should_die(count: int) -> bool:
 
 def main() -> None:
     from tests.llm_double import SchemaReplies, completion
+    from tests.llm_server import JSONHandler
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
@@ -50,28 +50,17 @@ def main() -> None:
     args, _ = parser.parse_known_args()
     replies, count = SchemaReplies(keyed=True), [0]
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(JSONHandler):
         def do_GET(self) -> None:  # noqa: N802 (the http.server API)
-            self.answer({"status": "ok"})
+            self.send_json({"status": "ok"})
 
         def do_POST(self) -> None:  # noqa: N802
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            body = self.body()
             count[0] += 1
             if should_die(count[0]):
                 os.kill(os.getpid(), signal.SIGILL)
             content = replies(body) if "response_format" in body else "OK"
-            self.answer(completion(content))
-
-        def answer(self, data: dict) -> None:
-            payload = json.dumps(data).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(payload)))
-            self.end_headers()
-            self.wfile.write(payload)
-
-        def log_message(self, *args) -> None:
-            pass
+            self.send_json(completion(content))
 
     http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler).serve_forever()
 

@@ -14,6 +14,24 @@ from pipeline.prompts import load_prompt
 from tests.llm_double import SchemaReplies, completion
 
 
+class JSONHandler(http.server.BaseHTTPRequestHandler):
+    """JSON in, JSON out, nothing logged: the base of the fake endpoints' handlers."""
+
+    def body(self) -> dict:
+        return json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+
+    def send_json(self, data: dict) -> None:
+        payload = json.dumps(data).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
 @dataclass
 class FakeEndpoint:
     delays: dict[str, float] = field(default_factory=dict)  # prompt id -> seconds
@@ -38,21 +56,13 @@ class FakeEndpoint:
 def fake_endpoint(endpoint: FakeEndpoint) -> Iterator[str]:
     """Serve `endpoint` in a thread; yields its base URL (…/v1)."""
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(JSONHandler):
         def do_POST(self) -> None:  # noqa: N802 (the http.server API)
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             try:
-                data = json.dumps(endpoint.answer(body)).encode()
+                data = endpoint.answer(self.body())
             except OSError:
                 return
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args) -> None:
-            pass
+            self.send_json(data)
 
     with in_thread(Handler) as port:
         yield f"http://127.0.0.1:{port}/v1"

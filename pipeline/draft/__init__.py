@@ -339,12 +339,13 @@ def write_source(outline: Outline, notes: Notes, writer: Writer) -> DraftText:
     lang = outline.language
     sections = notes.by_id()
     jobs: list[tuple[int, str, list[Claim], str]] = []  # chapter, title, claims, where
+    numbered = 0  # chapters with paragraphs are numbered
     for c, chapter in enumerate(outline.chapters):
         claims_of = [sections[s].claims for s in chapter.sections]
         paragraphs = [p for claims in claims_of for p in chunks(claims, CLAIMS_PER_PARAGRAPH)]
-        number = len({job[0] for job in jobs}) + 1  # chapters with paragraphs are numbered
+        numbered += bool(paragraphs)
         jobs += [
-            (c, chapter.title, p, f"{lang} §{number}¶{n}") for n, p in enumerate(paragraphs, 1)
+            (c, chapter.title, p, f"{lang} §{numbered}¶{n}") for n, p in enumerate(paragraphs, 1)
         ]
     drafts = writer.run_each(lambda w, job: w.paragraph(job[2], job[1], job[3], []), jobs)
     by_chapter: dict[int, list[DraftParagraph]] = {}

@@ -127,13 +127,14 @@ class OpenAILLM:
     def complete(self, prompt: RenderedPrompt, schema: type[T], max_tokens: int = 1024) -> T:
         """A validated reply. Raises EndpointError on an outage, InvalidReply when every
         attempt answered something invalid."""
-        call = self.request(prompt.messages(), schema, max_tokens, attempt=1)
+        fmt = response_format(schema, self.endpoint.structured)  # once: the same each attempt
+        call = self.request(prompt.messages(), fmt, max_tokens, attempt=1)
         if (reused := self.reused(call, schema)) is not None:
             self._report(prompt, 1, time.monotonic(), {"cached": True}, None)
             return reused
         messages, problem = call["messages"], "no attempt made"
         for attempt in range(1, self.opts.max_retries + 1):
-            request = self.request(messages, schema, max_tokens, attempt)
+            request = self.request(messages, fmt, max_tokens, attempt)
             started = time.monotonic()
             content, usage = self._ask(request, prompt, attempt, started)
             try:
@@ -160,7 +161,7 @@ class OpenAILLM:
             f"{self.opts.max_retries} attempts; last problem: {problem}"
         )
 
-    def request(self, messages: list[dict], schema, max_tokens: int, attempt: int) -> dict:
+    def request(self, messages: list[dict], fmt: dict, max_tokens: int, attempt: int) -> dict:
         # A warmer retry: at the same temperature a small model repeats the same mistake.
         temperature = self.opts.temperature + RETRY_TEMPERATURE_STEP * (attempt - 1)
         return {
@@ -169,7 +170,7 @@ class OpenAILLM:
             "max_tokens": max_tokens,
             "temperature": temperature,
             "seed": self.opts.seed,
-            "response_format": response_format(schema, self.endpoint.structured),
+            "response_format": fmt,
         }
 
     def reused(self, call: dict, schema: type[T]) -> T | None:
