@@ -50,7 +50,6 @@ from pipeline.settings import Settings
 from pipeline.talk import read_talk
 from pipeline.text import writing_language
 from pipeline.timeline import build_timeline
-from pipeline.transcript.subtitles import read_subtitles
 
 C = TypeVar("C")
 console = Console(stderr=True)
@@ -89,7 +88,7 @@ def transcript(run: TalkRun, talk: Talk, vocabulary: list[str], settings: Settin
         source, model_id = talk.subtitles, "subtitles"
 
         def make() -> Transcript:
-            return read_subtitles(talk.subtitles, language)
+            return transcript_stage.read_subtitles(talk.subtitles, language, talk.media)
     else:
         model = resolve_whisper(opts.model, language, settings.cache_dir)
         source, model_id = talk.media, model.id
@@ -100,6 +99,7 @@ def transcript(run: TalkRun, talk: Talk, vocabulary: list[str], settings: Settin
 
     key = {
         "source": source,
+        "recording": talk.media,
         "model": model_id,
         "language": language,
         "vocabulary": vocabulary,

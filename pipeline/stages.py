@@ -46,7 +46,7 @@ DECK = Stage[Deck](
 TRANSCRIPT = Stage[Transcript](
     "transcript",
     code="pipeline.transcript",
-    keyed_by=("source", "model", "language", "vocabulary", "options"),
+    keyed_by=("source", "recording", "model", "language", "vocabulary", "options"),
     contract=Transcript,
     output="transcript.json",
     texts=lambda t: {"transcript.srt": to_srt(t), "transcript.vtt": to_vtt(t)},

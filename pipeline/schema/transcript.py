@@ -46,7 +46,10 @@ class Transcript(StageOutput):
     source: Literal["asr", "subtitles"] = "asr"
     language: str
     language_probability: float | None = None
-    duration: float = Field(description="seconds of audio")
+    encoding: str | None = Field(
+        None, description="text encoding of the subtitle file read (None: recognised speech)"
+    )
+    duration: float = Field(description="seconds of audio (of the subtitles: their last end)")
     segments: list[Segment]
     vocabulary: list[str] = Field(
         default_factory=list,

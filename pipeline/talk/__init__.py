@@ -25,7 +25,8 @@ MEDIA_SUFFIXES = {
     ".aac",
 }
 DECK_SUFFIXES = {".pptx", ".pdf"}
-SUBTITLE_SUFFIXES = {".srt", ".vtt"}
+# .json/.bcc: Bilibili's subtitle JSON (BCC).
+SUBTITLE_SUFFIXES = {".srt", ".vtt", ".json", ".bcc"}
 META_NAMES = {"talk.yaml", "talk.yml"}
 IGNORED_NAMES = {"README.md", "readme.md", "PROVENANCE.md"}
 MAX_META_BYTES = 64 * 1024
@@ -79,7 +80,7 @@ def read_talk(folder: Path, slug: str) -> Talk:
             raise StageFailure(
                 f"unsupported file type '{suffix or name}'; expected a recording "
                 f"({', '.join(sorted(MEDIA_SUFFIXES))}), a deck (.pptx, .pdf), subtitles (.srt, "
-                ".vtt) or talk.yaml",
+                ".vtt, Bilibili .json/.bcc) or talk.yaml",
                 path,
             )
     if not media and not subtitles:

@@ -1,4 +1,5 @@
-"""The transcript stage: speech to timestamped segments and words with faster-whisper.
+"""The transcript stage: speech to timestamped segments and words with faster-whisper,
+or the talk's subtitle file read as they are (`read_subtitles`, subtitles.py).
 
 Steered by the deck's vocabulary, then corrected against it; likely hallucinations and
 repetition loops are dropped and recorded; Mandarin comes out in Simplified characters.
@@ -8,16 +9,19 @@ from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-import opencc
 from faster_whisper import WhisperModel
 
 from pipeline.errors import StageFailure
 from pipeline.models import WhisperModelRef
 from pipeline.schema import DroppedSegment, Segment, Talk, Transcript, Word
 from pipeline.transcript.audio import audio_chunks
+from pipeline.transcript.chinese import to_simplified
 from pipeline.transcript.corrections import correct_terms
 from pipeline.transcript.media import probe_audio
 from pipeline.transcript.options import TranscriptOptions
+from pipeline.transcript.subtitles import read_subtitles
+
+__all__ = ["read_subtitles", "transcribe"]
 
 Progress = Callable[[float, float], None]
 # Whisper's own fallback thresholds: above this compression ratio text is repetitive...
@@ -198,19 +202,3 @@ def transcribe(
         corrections=corrections,
         dropped=dropped,
     )
-
-
-def to_simplified(segments: list[Segment]) -> list[Segment]:
-    """Whisper often writes Mandarin in Traditional characters; the site uses Simplified."""
-    converter = opencc.OpenCC("t2s")
-    return [
-        s.model_copy(
-            update={
-                "text": converter.convert(s.text),
-                "words": [
-                    w.model_copy(update={"text": converter.convert(w.text)}) for w in s.words
-                ],
-            }
-        )
-        for s in segments
-    ]

@@ -1,12 +1,25 @@
-"""Subtitle files: SRT/VTT written next to the transcript, and read as a ready transcript."""
+"""Subtitle files: SRT/VTT written next to the transcript; SRT, VTT (auto-captions
+included) and Bilibili's BCC JSON read as a ready transcript."""
 
+import json
+import re
 from pathlib import Path
 
 import webvtt
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.errors import StageFailure
 from pipeline.schema import Segment, Transcript
-from pipeline.text import clock
+from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, clock
+from pipeline.transcript.chinese import to_simplified
+from pipeline.transcript.cues import Cue, make_cue, seconds, segments_of
+from pipeline.transcript.encoding import decode_text
+from pipeline.transcript.media import probe_audio
+
+BCC_SUFFIXES = {".json", ".bcc"}
+MAX_SUBTITLE_BYTES = 50 * 1024 * 1024
+# Kana or Hangul: Japanese or Korean, whose text also holds CJK ideographs.
+KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
 
 
 def cue(segment: Segment, millis: str) -> str:
@@ -24,30 +37,112 @@ def to_vtt(transcript: Transcript) -> str:
     return "WEBVTT\n\n" + "\n".join(cue(s, ".") for s in transcript.segments)
 
 
-def seconds(stamp: str) -> float:
-    """'HH:MM:SS.mmm' as webvtt-py normalises both SRT and VTT times."""
-    hours, minutes, secs = stamp.split(":")
-    return int(hours) * 3600 + int(minutes) * 60 + float(secs)
+class BccLine(BaseModel):
+    """One line of Bilibili's subtitle JSON (BCC); its other fields (location, sid, music)
+    carry nothing for an article."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    start: float = Field(alias="from", ge=0)
+    end: float = Field(alias="to")
+    content: str
 
 
-def read_subtitles(path: Path, language: str | None) -> Transcript:
-    """An existing .srt/.vtt as the transcript, so no speech recognition is needed."""
+class Bcc(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    body: list[BccLine]
+
+
+def bcc_cues(text: str, path: Path) -> list[Cue]:
     try:
-        captions = (
-            webvtt.from_srt(str(path)) if path.suffix.lower() == ".srt" else webvtt.read(str(path))
-        )
+        bcc = Bcc.model_validate(json.loads(text))
+    except (json.JSONDecodeError, ValidationError) as err:
+        problem = err.errors()[0]["msg"] if isinstance(err, ValidationError) else str(err)
+        raise StageFailure(
+            f"not Bilibili subtitles (BCC JSON: a 'body' list of {{from, to, content}}): {problem}",
+            path,
+        ) from err
+    return [
+        make_cue(n, line.start, line.end, line.content.splitlines())
+        for n, line in enumerate(bcc.body, start=1)
+    ]
+
+
+def caption_cues(text: str, path: Path) -> tuple[list[Cue], str | None]:
+    """SRT/VTT cues from their raw lines (webvtt-py's own `.text` strips every tag before
+    our cleaner could keep `vector<int>` or drop a script's body), and the VTT header's
+    language."""
+    form = "srt" if path.suffix.lower() == ".srt" else "vtt"
+    try:
+        captions = webvtt.from_buffer(text.splitlines(), format=form)
     except Exception as err:  # webvtt-py raises its own MalformedFileError and others
         raise StageFailure(f"cannot read subtitles: {err}", path) from err
-    segments = [
-        Segment(start=seconds(c.start), end=seconds(c.end), text=" ".join(c.text.split()))
-        for c in captions
-        if c.text.strip()
+    header = dict(
+        line.split(":", 1) for line in getattr(captions, "metadata", None) or [] if ":" in line
+    )
+    language = header.get("Language", "").strip().lower() or None
+    cues = [
+        make_cue(n, seconds(c.start), seconds(c.end), c.lines)
+        for n, c in enumerate(captions, start=1)
     ]
+    return cues, language
+
+
+def guess_language(segments: list[Segment]) -> str | None:
+    """Chinese when the cues are Chinese prose; other languages are left to talk.yaml."""
+    text = " ".join(s.text for s in segments)
+    if KANA_HANGUL.search(text) or cjk_share(text) < CHINESE_PROSE_SHARE:
+        return None
+    return "zh"
+
+
+def recording_length(recording: Path | None) -> tuple[float | None, list[str]]:
+    """The recording's length, if the talk has one that can be read: subtitles do not need
+    the recording, so one that cannot be read is a warning here, not a failure."""
+    if recording is None:
+        return None, []
+    try:
+        return probe_audio(recording), []
+    except StageFailure as err:
+        return None, [f"{recording.name}: {err.message}; its subtitles are used without it"]
+
+
+def read_subtitles(path: Path, language: str | None, recording: Path | None = None) -> Transcript:
+    """An existing subtitle file as the transcript, so no speech recognition is needed.
+
+    Its encoding is detected; cues are cleaned of markup, unrolled when they roll, put in
+    time order and repaired (see cues.py), each repair a warning; cues after the end of the
+    talk's `recording` are dropped.
+    """
+    size = path.stat().st_size
+    if size > MAX_SUBTITLE_BYTES:
+        raise StageFailure(
+            f"the subtitle file is {size / 2**20:.1f} MB, over the "
+            f"{MAX_SUBTITLE_BYTES // 2**20} MB limit",
+            path,
+        )
+    text, encoding = decode_text(path.read_bytes(), path)
+    if path.suffix.lower() in BCC_SUFFIXES:
+        cues, header_language = bcc_cues(text, path), None
+    else:
+        cues, header_language = caption_cues(text, path)
+    recording_s, warnings = recording_length(recording)
+    segments, repairs = segments_of(cues, recording_s)
+    warnings += repairs
     if not segments:
-        raise StageFailure("the subtitle file has no cues", path)
+        raise StageFailure("the subtitle file has no cues with text", path)
+    language = language or header_language or guess_language(segments) or "unknown"
+    if language == "zh":
+        segments = to_simplified(segments)
+    if not encoding.startswith("utf"):
+        warnings.append(
+            f"{path.name} is not Unicode: decoded as {encoding}, a guess; if the transcript "
+            "reads wrong, save the file as UTF-8"
+        )
     return Transcript(
         source="subtitles",
-        language=language or "unknown",
-        duration=segments[-1].end,
+        language=language,
+        encoding=encoding,
+        duration=recording_s or max(s.end for s in segments),
         segments=segments,
+        warnings=warnings,
     )
