@@ -1,5 +1,6 @@
 """Builders of small decks for tests: each shows one property, made on the fly."""
 
+import struct
 import zipfile
 from pathlib import Path
 
@@ -37,6 +38,21 @@ def zip_bomb(path: Path, megabytes: int = 20) -> Path:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("[Content_Types].xml", "<Types/>")
         archive.writestr("ppt/media/image1.png", b"\0" * (megabytes * 1024 * 1024))
+    return path
+
+
+def lying_zip_bomb(path: Path, megabytes: int = 64, declared: int = 100 * 1024) -> Path:
+    """A zip bomb whose headers lie: its media member holds `megabytes` of zeros but both
+    its local and its central header declare `declared` bytes."""
+    zip_bomb(path, megabytes)
+    data = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as archive:
+        member = archive.getinfo("ppt/media/image1.png")
+    size = struct.pack("<I", member.file_size)
+    for at in range(len(data) - 4):
+        if data[at : at + 4] == size:
+            data[at : at + 4] = struct.pack("<I", declared)
+    path.write_bytes(bytes(data))
     return path
 
 

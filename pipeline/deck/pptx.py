@@ -1,14 +1,17 @@
 """PPTX decks (python-pptx): titles, bullets with levels, tables, notes, hidden slides.
 
 A PPTX is a zip archive, so it is checked against size and compression-ratio limits
-before anything is unpacked: a small file must not be able to expand into gigabytes.
+before python-pptx unpacks it: a small file must not be able to expand into gigabytes.
 """
 
 import shutil
+import struct
 import subprocess
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
+from typing import BinaryIO
 
 from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE
@@ -21,14 +24,61 @@ from pipeline.text import markdown_table
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # encrypted Office files and binary .ppt
 MB = 1024 * 1024
 SMALL_MEMBER = MB  # members below this may compress as well as they like (XML does)
+CHUNK = 64 * 1024
+LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature ... file name length, extra length
+
+
+def refused(path: Path, why: str) -> StageFailure:
+    return StageFailure(f"{why} (zip bomb?); refused before unpacking", path)
+
+
+def check_declared(path: Path, members: list[zipfile.ZipInfo], max_unpacked: int, max_ratio: float):
+    unpacked = sum(m.file_size for m in members)
+    if unpacked > max_unpacked:
+        return refused(
+            path,
+            f"PPTX would unpack to {unpacked / MB:.1f} MB, over the {max_unpacked / MB:.0f} MB "
+            "limit",
+        )
+    for member in members:
+        ratio = member.file_size / max(member.compress_size, 1)
+        if member.file_size > SMALL_MEMBER and ratio > max_ratio:
+            return refused(
+                path,
+                f"PPTX member {member.filename} expands {ratio:.0f}x, over the "
+                f"{max_ratio:.0f}x limit",
+            )
+    return None
+
+
+def inflated_size(handle: BinaryIO, member: zipfile.ZipInfo, limit: int) -> int:
+    """What the member's data really decompresses to, counted in bounded chunks and up
+    to `limit` + 1 bytes: zipfile stops at the declared size, but decompresses all
+    the data in one call first, so a header that lies takes gigabytes of memory."""
+    handle.seek(member.header_offset)
+    signature, name_length, extra_length = LOCAL_HEADER.unpack(handle.read(LOCAL_HEADER.size))
+    if signature != zipfile.stringFileHeader:
+        raise zipfile.BadZipFile(f"bad local header of {member.filename}")
+    handle.seek(name_length + extra_length, 1)
+    if member.compress_type == zipfile.ZIP_STORED:
+        return member.compress_size
+    if member.compress_type != zipfile.ZIP_DEFLATED:
+        raise zipfile.BadZipFile(f"{member.filename}: compression method {member.compress_type}")
+    inflater, left, total = zlib.decompressobj(-zlib.MAX_WBITS), member.compress_size, 0
+    while left > 0 and not inflater.eof and total <= limit:
+        data = handle.read(min(CHUNK, left))
+        if not data:
+            break
+        left -= len(data)
+        while data and total <= limit:
+            total += len(inflater.decompress(data, CHUNK))
+            data = inflater.unconsumed_tail
+    return total
 
 
 def check_archive(path: Path, max_unpacked: int, max_ratio: float) -> None:
-    """Refuse a PPTX that is encrypted, not a zip, or would unpack too far.
-
-    zipfile reads at most each member's declared size, so checking the declared sizes
-    bounds what python-pptx can unpack later.
-    """
+    """Refuse a PPTX that is encrypted, not a zip, or would unpack too far: by the sizes
+    its headers declare, then by what each member's data really decompresses to."""
     with path.open("rb") as handle:
         if handle.read(len(OLE_MAGIC)) == OLE_MAGIC:
             raise StageFailure(
@@ -39,23 +89,18 @@ def check_archive(path: Path, max_unpacked: int, max_ratio: float) -> None:
     try:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
-    except (zipfile.BadZipFile, OSError) as err:
+        if problem := check_declared(path, members, max_unpacked, max_ratio):
+            raise problem
+        with path.open("rb") as handle:
+            for member in members:
+                if inflated_size(handle, member, member.file_size) > member.file_size:
+                    raise refused(
+                        path,
+                        f"PPTX member {member.filename} holds more than the "
+                        f"{member.file_size / MB:.1f} MB its header declares",
+                    )
+    except (zipfile.BadZipFile, zlib.error, struct.error, OSError) as err:
         raise StageFailure(f"cannot open PPTX (corrupt or not a PPTX): {err}", path) from err
-    unpacked = sum(m.file_size for m in members)
-    if unpacked > max_unpacked:
-        raise StageFailure(
-            f"PPTX would unpack to {unpacked / MB:.0f} MB, over the {max_unpacked / MB:.0f} MB "
-            "limit (zip bomb?); refused before unpacking",
-            path,
-        )
-    for member in members:
-        ratio = member.file_size / max(member.compress_size, 1)
-        if member.file_size > SMALL_MEMBER and ratio > max_ratio:
-            raise StageFailure(
-                f"PPTX member {member.filename} expands {ratio:.0f}x, over the {max_ratio:.0f}x "
-                "limit (zip bomb?); refused before unpacking",
-                path,
-            )
 
 
 def _walk(shapes):

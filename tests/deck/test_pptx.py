@@ -1,9 +1,12 @@
+import tracemalloc
+import zipfile
+
 import pytest
 import yaml
 
 from pipeline.deck.pptx import check_archive, read_pptx
 from pipeline.errors import StageFailure
-from tests.decks import pptx_with_slides, zip_bomb
+from tests.decks import lying_zip_bomb, pptx_with_slides, zip_bomb
 from tests.helpers import DATA, EXAMPLE, REPO
 
 SOURCE = yaml.safe_load((REPO / "scripts" / "example_talk.yaml").read_text())["slides"]
@@ -59,10 +62,24 @@ def test_zip_bomb_is_refused_before_unpacking(tmp_path):
     assert bomb.stat().st_size < MB
     with pytest.raises(StageFailure, match="zip bomb"):
         check_archive(bomb, **LIMITS)
-    with pytest.raises(StageFailure, match="unpack to 20 MB"):
+    with pytest.raises(StageFailure, match="unpack to 20.0 MB, over the 10 MB"):
         check_archive(bomb, **(LIMITS | {"max_unpacked": 10 * MB}))
 
 
 def test_real_pptx_passes_the_limits():
     check_archive(DATA / "powerpoint_sample.pptx", **LIMITS)
     check_archive(EXAMPLE / "slides.pptx", **LIMITS)
+
+
+def test_a_zip_bomb_whose_headers_lie_is_refused_in_bounded_memory(tmp_path):
+    bomb = lying_zip_bomb(tmp_path / "liar.pptx", megabytes=64)
+    with zipfile.ZipFile(bomb) as archive:  # the declared sizes pass every limit
+        assert sum(m.file_size for m in archive.infolist()) < MB
+    tracemalloc.start()
+    try:
+        with pytest.raises(StageFailure, match="holds more than the 0.1 MB its header declares"):
+            check_archive(bomb, **LIMITS)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * MB  # python-pptx would have inflated all 64 MB at once
