@@ -14,7 +14,7 @@ from pipeline.runner import StageFailed, TalkRun
 from pipeline.schema import ARTICLES_MADE, RunRecord, StageError
 from pipeline.settings import Settings
 from pipeline.store import TalkStore
-from pipeline.talk import discover_talks, talk_slug
+from pipeline.talk import discover_talks, talk_origin, talk_slug
 
 
 def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
@@ -22,16 +22,32 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
     this talk (a deck or timeline failure only takes their output away). A talk another
     run holds, or whose outputs folder cannot be written, is this talk's error alone."""
     slug = talk_slug(folder, settings.inputs_dir)
+    origin = talk_origin(folder, settings.inputs_dir)
     store = TalkStore(settings.outputs_dir / slug)
     try:
         with store.lock():
+            check_owner(store, origin)
             run = TalkRun(store, slug)
+            run.record.origin = origin
             run.record.fingerprint = talk_fingerprint(folder, settings)
             return run_stages(run, folder, slug, settings, llm)
     except StageFailure as err:
         return unrecorded(slug, err.message, err.file)
     except OSError as err:
         return unrecorded(slug, f"cannot write the outputs folder: {err}", store.root)
+
+
+def check_owner(store: TalkStore, origin: str) -> None:
+    """Refuse a talk whose outputs folder holds another talk's articles (two talks from
+    outside inputs/ with the same folder name): never replace them silently."""
+    last = store.read("run.json", RunRecord)
+    if last is not None and last.origin not in (None, origin):
+        raise StageFailure(
+            f"its outputs folder holds the articles of another talk with the same folder "
+            f"name ({last.origin}); rename one of the two folders, move the talk under the "
+            "inputs folder, or give another --outputs",
+            store.root,
+        )
 
 
 def run_stages(

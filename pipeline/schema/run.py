@@ -36,6 +36,11 @@ class RunRecord(Contract):
     previous: str | None = Field(
         None, description="how the run before this one ended, if it was killed outright"
     )
+    origin: str | None = Field(
+        None,
+        description="the talk folder it was made from: `inputs/<its path there>`, or the "
+        "absolute path of a folder outside inputs/ (pipeline.talk.talk_origin)",
+    )
     fingerprint: str | None = Field(
         None, description="of its files, settings, prompts and code (pipeline.fingerprint)"
     )

@@ -111,6 +111,15 @@ def talk_slug(folder: Path, inputs_dir: Path) -> str:
     return folder.name
 
 
+def talk_origin(folder: Path, inputs_dir: Path) -> str:
+    """Which talk folder an outputs folder belongs to: its path under inputs/, or the
+    absolute path of a folder outside, where two talks can share a folder name."""
+    folder, inputs_dir = folder.resolve(), inputs_dir.resolve()
+    if folder.is_relative_to(inputs_dir) and folder != inputs_dir:
+        return f"inputs/{folder.relative_to(inputs_dir).as_posix()}"
+    return str(folder)
+
+
 def discover_talks(inputs_dir: Path, outputs_dir: Path | None = None) -> list[Path]:
     """Every talk folder under inputs/: a folder holding files, at any depth; hidden folders
     and an outputs folder kept inside inputs/ are not talks."""

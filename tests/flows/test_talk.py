@@ -127,3 +127,19 @@ def test_a_comment_edit_reruns_only_the_stage_whose_code_changed(prefect, talk, 
         record = run_talk(folder, settings, session)
         assert not session.endpoint.requests
         assert [n for n, s in statuses(record).items() if s == "done"] == reran
+
+
+def test_two_talks_from_outside_inputs_with_one_name_never_share_outputs(prefect, talk, tmp_path):
+    folder, settings = talk
+    first, second = tmp_path / "a" / "paging", tmp_path / "b" / "paging"
+    shutil.copytree(folder, first)
+    shutil.copytree(folder, second)
+    (second / "talk.srt").write_text(SRT.replace("wastes most of it", "is mostly idle"))
+    assert run_talk(first, settings, Session()).status in MADE
+    article = (settings.outputs_dir / "paging" / "article.en.md").read_text()
+    refused = run_talk(second, settings, Session())
+    assert refused.status == "failed"
+    assert "another talk with the same folder name" in refused.errors[0].message
+    assert str(first) in refused.errors[0].message
+    assert (settings.outputs_dir / "paging" / "article.en.md").read_text() == article
+    assert run_talk(first, settings, Session()).status in MADE  # its own folder: fine
