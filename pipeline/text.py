@@ -94,12 +94,13 @@ STOPWORDS = frozenset(
 
 
 LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese (简体中文)"}
+CHINESE_LANGUAGES = ("zh", "yue")  # ISO 639-1 codes of talks written up in Chinese first
 
 
 def writing_language(language: str) -> str:
     """The language an article is written in first: Chinese for Chinese talks, English for
     every other; the other of the two is translated from it."""
-    return "zh" if language in ("zh", "yue") else "en"
+    return "zh" if language in CHINESE_LANGUAGES else "en"
 
 
 def has_cjk(text: str) -> bool:

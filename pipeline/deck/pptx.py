@@ -156,8 +156,13 @@ def read_pptx(path: Path) -> list[Slide]:
     try:
         presentation = Presentation(str(path))
         return [read_slide(s, i) for i, s in enumerate(presentation.slides, start=1)]
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as err:
+    except PackageNotFoundError as err:
         raise StageFailure(f"cannot read PPTX: {err}", path) from err
+    except Exception as err:  # a damaged package or another Office file raises anything
+        raise StageFailure(
+            f"cannot read PPTX (damaged, or not a presentation): {type(err).__name__}: {err}",
+            path,
+        ) from err
 
 
 def libreoffice() -> str | None:

@@ -12,7 +12,16 @@ import re
 from dataclasses import dataclass, field
 
 from pipeline.schema import Segment, Word
-from pipeline.text import clock, estimate_tokens, plain_text
+from pipeline.text import (
+    CHINESE_LANGUAGES,
+    CHINESE_PROSE_SHARE,
+    LATIN_WORD,
+    cjk_share,
+    clock,
+    estimate_tokens,
+    has_cjk,
+    plain_text,
+)
 
 # WebVTT's inline word timing, <00:00:01.000> (hours optional).
 TIMESTAMP_TAG = re.compile(r"<((?:\d+:)?\d{2}:\d{2}\.\d{3})>")
@@ -29,6 +38,8 @@ PAST_END_S = 5.0
 # Time a cue with a broken end is given: about a token's worth of speech per token.
 SECONDS_PER_TOKEN = 0.3
 SHOWN_NUMBERS = 8
+# Subtitles are bilingual when this share of their cues hold a line in each language.
+BILINGUAL_SHARE = 0.5
 
 
 @dataclass
@@ -120,6 +131,34 @@ def unroll(cues: list[Cue]) -> tuple[list[Cue], list[str]]:
     return unrolled, [warning]
 
 
+def chinese_line(line: str) -> bool:
+    return cjk_share(line) >= CHINESE_PROSE_SHARE
+
+
+def bilingual(cue: Cue) -> bool:
+    """A cue holding a Chinese line and a line in a Latin script (subtitles with their
+    translation, as many Bilibili videos have them)."""
+    kinds = {chinese_line(line) for line in cue.lines if LATIN_WORD.search(line) or has_cjk(line)}
+    return len(cue.lines) > 1 and kinds == {True, False}
+
+
+def one_language(cues: list[Cue], language: str | None) -> tuple[list[Cue], list[str]]:
+    """Of bilingual subtitles, the lines in the talk's language; without one, both."""
+    if sum(map(bilingual, cues)) < BILINGUAL_SHARE * len(cues):
+        return cues, []
+    if language is None:
+        return cues, [
+            "the cues hold two languages, a Chinese line and a Latin-script line each; both "
+            "are kept: set `language:` in talk.yaml to keep the one spoken"
+        ]
+    chinese = language in CHINESE_LANGUAGES
+    kept = []
+    for cue in cues:
+        lines = [line for line in cue.lines if chinese_line(line) == chinese] or cue.lines
+        kept.append(Cue(cue.number, cue.start, cue.end, lines, words_of(lines, cue)))
+    return kept, [f"bilingual cues: the {language} line of each kept"]
+
+
 def numbered(label: str, cues: list[Cue], what: str) -> str:
     shown = ", ".join(str(c.number) for c in cues[:SHOWN_NUMBERS])
     more = f" and {len(cues) - SHOWN_NUMBERS} more" if len(cues) > SHOWN_NUMBERS else ""
@@ -143,6 +182,9 @@ def fix_ends(cues: list[Cue], recording_s: float | None) -> tuple[list[Cue], lis
     of the recording are dropped, ends past it cut; overlaps are cut where the next starts,
     and a cue starting with the next one is merged into it."""
     inverted, past, overlapping, merged = [], [], [], []
+    early = [c for c in cues if c.start < 0]
+    for cue in early:
+        cue.start = 0.0
     kept: list[Cue] = []
     for i, cue in enumerate(cues):
         if recording_s is not None and cue.start > recording_s + PAST_END_S:
@@ -169,6 +211,8 @@ def fix_ends(cues: list[Cue], recording_s: float | None) -> tuple[list[Cue], lis
         if recording_s is not None and cue.start < recording_s:
             cue.end = min(cue.end, recording_s)
     warnings = []
+    if early:
+        warnings.append(numbered("cue(s)", early, "started before 0:00; they start at 0:00"))
     if inverted:
         warnings.append(
             numbered(

@@ -12,12 +12,13 @@ from pipeline.errors import StageFailure
 from pipeline.schema import Segment, Transcript
 from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, clock
 from pipeline.transcript.chinese import to_simplified
-from pipeline.transcript.cues import Cue, make_cue, seconds, segments_of
+from pipeline.transcript.cues import Cue, make_cue, one_language, seconds, segments_of
 from pipeline.transcript.encoding import decode_text
 from pipeline.transcript.media import probe_audio
 
 BCC_SUFFIXES = {".json", ".bcc"}
 MAX_SUBTITLE_BYTES = 50 * 1024 * 1024
+SRT_TIMING = re.compile(r"(\d+:\d{2}:\d{2}[,.]\d{3})\s*-->\s*(\d+:\d{2}:\d{2}[,.]\d{3})")
 # Kana or Hangul: Japanese or Korean, whose text also holds CJK ideographs.
 KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
 
@@ -42,7 +43,7 @@ class BccLine(BaseModel):
     carry nothing for an article."""
 
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
-    start: float = Field(alias="from", ge=0)
+    start: float = Field(alias="from")
     end: float = Field(alias="to")
     content: str
 
@@ -67,15 +68,42 @@ def bcc_cues(text: str, path: Path) -> list[Cue]:
     ]
 
 
-def caption_cues(text: str, path: Path) -> tuple[list[Cue], str | None]:
+def timing_line_cues(text: str) -> list[Cue]:
+    """SRT cues found by their timing lines alone, for files webvtt-py refuses (no cue
+    numbers, as some tools write them): a cue's text runs to the next timing line, a
+    blank line, or the cue number before the next timing line."""
+    cues: list[Cue] = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        timing = SRT_TIMING.match(line.strip())
+        if not timing:
+            continue
+        body = []
+        for following in lines[i + 1 :]:
+            if not following.strip() or SRT_TIMING.match(following.strip()):
+                break
+            body.append(following)
+        after = i + 1 + len(body)
+        next_timing = after < len(lines) and SRT_TIMING.match(lines[after].strip())
+        if body and body[-1].strip().isdigit() and next_timing:
+            body.pop()  # the number of the cue whose timing line follows
+        start, end = (seconds(t.replace(",", ".")) for t in timing.groups())
+        cues.append(make_cue(len(cues) + 1, start, end, body))
+    return cues
+
+
+def caption_cues(text: str, path: Path) -> tuple[list[Cue], list[str], str | None]:
     """SRT/VTT cues from their raw lines (webvtt-py's own `.text` strips every tag before
-    our cleaner could keep `vector<int>` or drop a script's body), and the VTT header's
-    language."""
+    our cleaner could keep `vector<int>` or drop a script's body), what was odd about the
+    file, and the VTT header's language."""
     form = "srt" if path.suffix.lower() == ".srt" else "vtt"
     try:
         captions = webvtt.from_buffer(text.splitlines(), format=form)
     except Exception as err:  # webvtt-py raises its own MalformedFileError and others
-        raise StageFailure(f"cannot read subtitles: {err}", path) from err
+        cues = timing_line_cues(text) if form == "srt" else []
+        if not cues:
+            raise StageFailure(f"cannot read subtitles: {err}", path) from err
+        return cues, [f"{path.name} is not well-formed SRT ({err}); read by its timing lines"], None
     header = dict(
         line.split(":", 1) for line in getattr(captions, "metadata", None) or [] if ":" in line
     )
@@ -84,7 +112,7 @@ def caption_cues(text: str, path: Path) -> tuple[list[Cue], str | None]:
         make_cue(n, seconds(c.start), seconds(c.end), c.lines)
         for n, c in enumerate(captions, start=1)
     ]
-    return cues, language
+    return cues, [], language
 
 
 def guess_language(segments: list[Segment]) -> str | None:
@@ -121,13 +149,16 @@ def read_subtitles(path: Path, language: str | None, recording: Path | None = No
             path,
         )
     text, encoding = decode_text(path.read_bytes(), path)
+    if not text.strip():
+        raise StageFailure("the subtitle file is empty", path)
     if path.suffix.lower() in BCC_SUFFIXES:
-        cues, header_language = bcc_cues(text, path), None
+        cues, warnings, header_language = bcc_cues(text, path), [], None
     else:
-        cues, header_language = caption_cues(text, path)
-    recording_s, warnings = recording_length(recording)
+        cues, warnings, header_language = caption_cues(text, path)
+    cues, split = one_language(cues, language or header_language)
+    recording_s, unread = recording_length(recording)
     segments, repairs = segments_of(cues, recording_s)
-    warnings += repairs
+    warnings += split + unread + repairs
     if not segments:
         raise StageFailure("the subtitle file has no cues with text", path)
     language = language or header_language or guess_language(segments) or "unknown"

@@ -83,3 +83,13 @@ def test_a_zip_bomb_whose_headers_lie_is_refused_in_bounded_memory(tmp_path):
     finally:
         tracemalloc.stop()
     assert peak < 4 * MB  # python-pptx would have inflated all 64 MB at once
+
+
+def test_another_office_file_named_pptx_names_the_file(tmp_path):
+    path = tmp_path / "slides.pptx"
+    with zipfile.ZipFile(path, "w") as archive:  # a Word document's parts
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("word/document.xml", "<w:document/>")
+    with pytest.raises(StageFailure, match="not a presentation") as caught:
+        read_pptx(path)
+    assert caught.value.file == str(path)

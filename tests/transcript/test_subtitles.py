@@ -201,3 +201,62 @@ def test_json_that_is_not_bcc_is_a_clear_error(tmp_path):
     (path := tmp_path / "talk.json").write_text('{"events": []}')
     with pytest.raises(StageFailure, match="not Bilibili subtitles"):
         read_subtitles(path, None)
+
+
+def test_srt_without_cue_numbers_is_read_by_its_timing_lines(tmp_path):
+    srt = (
+        "00:00:00,500 --> 00:00:05,000\nFirst line.\n"
+        "00:00:05,500 --> 00:00:10,500\nThe answer is\n42\n\n"
+        "7\n00:00:11,000 --> 00:00:12,000\nLast.\n"
+    )
+    (path := tmp_path / "talk.srt").write_text(srt)
+    transcript = read_subtitles(path, "en")
+    assert [s.text for s in transcript.segments] == ["First line.", "The answer is 42", "Last."]
+    assert "read by its timing lines" in transcript.warnings[0]
+
+
+def test_an_empty_subtitle_file_says_so(tmp_path):
+    (path := tmp_path / "talk.srt").write_bytes(b"\xef\xbb\xbf\n")
+    with pytest.raises(StageFailure, match="the subtitle file is empty"):
+        read_subtitles(path, None)
+
+
+def bilingual_bcc(tmp_path):
+    lines = [
+        ("我们把显存分成固定大小的块", "We split GPU memory into fixed-size blocks"),
+        ("每个块存十六个 token", "Each block holds sixteen tokens"),
+    ]
+    body = [
+        {"from": 3.0 * i, "to": 3.0 * i + 3, "content": f"{zh}\n{en}"}
+        for i, (zh, en) in enumerate(lines)
+    ]
+    (path := tmp_path / "talk.json").write_text(json.dumps({"body": body}, ensure_ascii=False))
+    return path
+
+
+def test_bilingual_cues_keep_the_talks_language(tmp_path):
+    path = bilingual_bcc(tmp_path)
+    chinese = read_subtitles(path, "zh")
+    assert [s.text for s in chinese.segments] == [
+        "我们把显存分成固定大小的块",
+        "每个块存十六个 token",
+    ]
+    english = read_subtitles(path, "en")
+    assert english.segments[1].text == "Each block holds sixteen tokens"
+    unknown = read_subtitles(path, None)
+    assert "two languages" in unknown.warnings[0]
+    assert "GPU memory" in unknown.segments[0].text  # both kept without a language
+
+
+def test_bcc_times_before_zero_or_inverted_are_repaired(tmp_path):
+    body = [
+        {"from": 3.0, "to": 1.0, "content": "倒过来的字幕"},
+        {"from": -1, "to": 2, "content": "负的时间"},
+    ]
+    (path := tmp_path / "talk.bcc").write_text(json.dumps({"body": body}, ensure_ascii=False))
+    transcript = read_subtitles(path, None)
+    assert [(s.start, s.text) for s in transcript.segments] == [
+        (0.0, "负的时间"),
+        (3.0, "倒过来的字幕"),
+    ]
+    assert all(s.end > s.start for s in transcript.segments)
