@@ -32,10 +32,12 @@ def refused(path: Path, why: str) -> StageFailure:
     return StageFailure(f"{why} (zip bomb?); refused before unpacking", path)
 
 
-def check_declared(path: Path, members: list[zipfile.ZipInfo], max_unpacked: int, max_ratio: float):
+def check_declared(
+    path: Path, members: list[zipfile.ZipInfo], max_unpacked: int, max_ratio: float
+) -> None:
     unpacked = sum(m.file_size for m in members)
     if unpacked > max_unpacked:
-        return refused(
+        raise refused(
             path,
             f"PPTX would unpack to {unpacked / MB:.1f} MB, over the {max_unpacked / MB:.0f} MB "
             "limit",
@@ -43,12 +45,11 @@ def check_declared(path: Path, members: list[zipfile.ZipInfo], max_unpacked: int
     for member in members:
         ratio = member.file_size / max(member.compress_size, 1)
         if member.file_size > SMALL_MEMBER and ratio > max_ratio:
-            return refused(
+            raise refused(
                 path,
                 f"PPTX member {member.filename} expands {ratio:.0f}x, over the "
                 f"{max_ratio:.0f}x limit",
             )
-    return None
 
 
 def inflated_size(handle: BinaryIO, member: zipfile.ZipInfo, limit: int) -> int:
@@ -89,8 +90,7 @@ def check_archive(path: Path, max_unpacked: int, max_ratio: float) -> None:
     try:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
-        if problem := check_declared(path, members, max_unpacked, max_ratio):
-            raise problem
+        check_declared(path, members, max_unpacked, max_ratio)
         with path.open("rb") as handle:
             for member in members:
                 if inflated_size(handle, member, member.file_size) > member.file_size:

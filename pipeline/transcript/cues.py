@@ -1,10 +1,10 @@
 """Subtitle cues as files from the wild have them, made into clean, ordered segments.
 
-Three repairs, each reported with the numbers of the cues it touched (their place in the
-file, from 1): rolling auto-captions (YouTube's: each cue repeats the line before it and
-times its new words inline) are unrolled into the words said once; cues are put in time
-order; a cue that ends before it starts, starts after the recording ends, or overlaps the
-next one is fixed or dropped.
+Each repair is reported with the numbers of the cues it touched (their place in the file,
+from 1): rolling auto-captions (YouTube's: each cue repeats the line before it and times
+its new words inline) are unrolled into the words said once; bilingual cues keep the
+talk's language; cues are put in time order; a cue that starts before 0:00, ends before
+it starts, starts after the recording ends, or overlaps the next one is fixed or dropped.
 """
 
 import html
@@ -218,7 +218,7 @@ def fix_ends(cues: list[Cue], recording_s: float | None) -> tuple[list[Cue], lis
             numbered(
                 "cue(s)",
                 inverted,
-                "ended before they started; each ends "
+                "ended at or before their start; each now ends "
                 "after the time its text takes, or where the next cue starts",
             )
         )

@@ -26,7 +26,7 @@ def test_cues_are_sorted_and_inverted_ends_fixed_with_warnings():
     assert all(s.end > s.start for s in segments)
     assert segments[1].end <= 15.0  # never past the next cue
     assert any("cue(s) 2 started before" in w for w in warnings)
-    assert any("cue(s) 3 ended before they started" in w for w in warnings)
+    assert any("cue(s) 3 ended at or before their start" in w for w in warnings)
 
 
 def test_overlaps_are_cut_and_equal_starts_merged():
