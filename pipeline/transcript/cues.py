@@ -177,6 +177,15 @@ def speech_time(cue: Cue) -> float:
     return max(1.0, estimate_tokens(cue.text) * SECONDS_PER_TOKEN)
 
 
+def later_starts(cues: list[Cue]) -> list[float | None]:
+    """For each cue of a list in time order, the next start later than its own."""
+    later: list[float | None] = [None] * len(cues)
+    for i in range(len(cues) - 2, -1, -1):
+        after = cues[i + 1].start
+        later[i] = after if after > cues[i].start else later[i + 1]
+    return later
+
+
 def fix_ends(cues: list[Cue], recording_s: float | None) -> tuple[list[Cue], list[str]]:
     """Inverted ends get the time their text takes (up to the next cue); cues past the end
     of the recording are dropped, ends past it cut; overlaps are cut where the next starts,
@@ -186,11 +195,10 @@ def fix_ends(cues: list[Cue], recording_s: float | None) -> tuple[list[Cue], lis
     for cue in early:
         cue.start = 0.0
     kept: list[Cue] = []
-    for i, cue in enumerate(cues):
+    for cue, following in zip(cues, later_starts(cues), strict=True):
         if recording_s is not None and cue.start > recording_s + PAST_END_S:
             past.append(cue)
             continue
-        following = next((c.start for c in cues[i + 1 :] if c.start > cue.start), None)
         if cue.end <= cue.start:
             inverted.append(cue)
             cue.end = cue.start + speech_time(cue)
