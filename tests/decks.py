@@ -17,6 +17,18 @@ def pdf_with_pages(path: Path, texts: list[str]) -> Path:
     return path
 
 
+def pdf_with_layout(path: Path, pages: list[list[tuple[str, float, float, float]]]) -> Path:
+    """Pages of (text, x, baseline y, font size) lines, placed as a slide exporter would:
+    wrapped lines, bullet glyphs on lines of their own, labels side by side."""
+    document = pymupdf.open()
+    for lines in pages:
+        page = document.new_page(width=960, height=540)
+        for text, x, y, size in lines:
+            page.insert_text((x, y), text, fontsize=size, fontname="helv")
+    document.save(path)
+    return path
+
+
 def pptx_with_slides(path: Path, titles: list[str], hidden: set[int] = frozenset()) -> Path:
     presentation = Presentation()
     for number, title in enumerate(titles, start=1):

@@ -56,7 +56,7 @@ def fill_from_pdf(slides: list[Slide], pages: list[Slide], pairing: dict[int, in
         if page and not slide.title:
             update["title"] = page.title
         if page and not slide.text:
-            update["text"] = page.text
+            update["text"], update["bullets"] = page.text, page.bullets
         if page and not slide.tables:
             update["tables"] = page.tables
         filled.append(slide.model_copy(update=update))

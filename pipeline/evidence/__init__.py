@@ -22,7 +22,7 @@ from pipeline.schema import (
     Timeline,
     Transcript,
 )
-from pipeline.text import clock, estimate_tokens
+from pipeline.text import clock, estimate_tokens, has_cjk
 from pipeline.transcript.sentences import sentences
 
 # Sentence ends first (Chinese and English), then clauses, then words: a unit is cut
@@ -125,8 +125,30 @@ def speech_units(
     return units
 
 
+def slide_facts(slide: Slide) -> list[str]:
+    """The slide's body as facts, one a line: each bullet, a sub-bullet with the bullet it
+    belongs to ("v0.2 (Sept. 2024) — 3x higher throughput with …"), so a number keeps its
+    version, hardware or model wherever the line is quoted. A bullet with sub-bullets is
+    said by them."""
+    if not slide.bullets:
+        return [line for line in slide.text.splitlines() if line.strip()]
+    facts, path = [], []
+    for bullet, after in zip(slide.bullets, [*slide.bullets[1:], None], strict=True):
+        path = [*path[: bullet.level], bullet.text]
+        if after is not None and after.level > bullet.level:
+            continue
+        parent = path[-2] if len(path) > 1 and bullet.level else None
+        if parent is None:
+            facts.append(bullet.text)
+        else:
+            joint = "：" if has_cjk(parent) else " — "
+            facts.append(f"{parent.rstrip(',:;，：；')}{joint}{bullet.text}")
+    return facts
+
+
 def slide_body(slide: Slide) -> str:
-    body = "\n".join(slide.texts(notes=False))  # notes are units of their own
+    parts = [slide.title, *slide_facts(slide), *slide.tables]  # notes are units of their own
+    body = "\n".join(part for part in parts if part)
     if not body and slide.scanned:
         return f"(slide {slide.index}: a picture without a text layer)"
     return body

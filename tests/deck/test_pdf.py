@@ -5,7 +5,7 @@ from PIL import Image
 
 from pipeline.deck.pdf import read_pdf, render_pages
 from pipeline.errors import StageFailure
-from tests.decks import pdf_with_table, scanned_pdf, zero_page_pdf
+from tests.decks import pdf_with_layout, pdf_with_table, scanned_pdf, zero_page_pdf
 from tests.helpers import DATA, EXAMPLE, REPO
 
 SOURCE = yaml.safe_load((REPO / "scripts" / "example_talk.yaml").read_text())["slides"]
@@ -96,3 +96,48 @@ def test_encrypted_pdf_asks_for_the_password(tmp_path):
 
 def test_encrypted_pdf_opens_with_the_password(tmp_path):
     assert read_pdf(encrypted(tmp_path), password="pw")[0].title == "secret roadmap"
+
+
+FOOTED = [("Our Lab - Meetup 2024", 40, 520, 10)]  # a running footer on every page
+LAYOUT = [
+    ("Compressing the state machine allows", 60, 60, 36),
+    ("decoding multiple tokens", 60, 102, 36),
+    ("-", 60, 160, 20),  # a glyph on a line of its own, as many exports write it
+    ("v0.1 (July 2024)", 80, 160, 20),
+    ("-", 100, 186, 20),
+    ("5x higher throughput with automatic KV", 120, 186, 20),
+    ("cache reuse", 120, 208, 20),
+    ("-", 100, 234, 20),
+    ("3x faster constrained decoding", 120, 234, 20),
+    ("- v0.2 (Sept. 2024)", 60, 270, 20),
+    ("OpenAI JSON Mode", 60, 330, 18),  # a row of labels: siblings, not a hierarchy
+    ("Copilot Code Generation", 340, 330, 18),
+    ("2", 900, 520, 10),  # the page number
+]
+
+
+def test_pdf_bullets_are_items_with_levels_titles_whole_and_footers_gone(tmp_path):
+    pages = [[("Cover", 60, 60, 36), *FOOTED], LAYOUT + FOOTED, [("End", 60, 60, 36), *FOOTED]]
+    deck = pdf_with_layout(tmp_path / "d.pdf", pages)
+    slide = read_pdf(deck)[1]
+    assert slide.title == "Compressing the state machine allows decoding multiple tokens"
+    assert [(b.level, b.text) for b in slide.bullets] == [
+        (0, "v0.1 (July 2024)"),
+        (1, "5x higher throughput with automatic KV cache reuse"),
+        (1, "3x faster constrained decoding"),
+        (0, "v0.2 (Sept. 2024)"),
+        (0, "OpenAI JSON Mode"),
+        (0, "Copilot Code Generation"),
+    ]
+    assert slide.text.splitlines()[1] == "5x higher throughput with automatic KV cache reuse"
+
+
+def test_hyphenated_wraps_join_without_a_space(tmp_path):
+    lines = [
+        ("Title", 60, 60, 36),
+        ("efficient cross-", 60, 160, 20),
+        ("tier caching", 60, 184, 20),
+    ]
+    assert read_pdf(pdf_with_layout(tmp_path / "d.pdf", [lines]))[0].text == (
+        "efficient cross-tier caching"
+    )

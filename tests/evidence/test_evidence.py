@@ -1,9 +1,9 @@
 from pipeline.deck import read_deck
 from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
-from pipeline.evidence import build_evidence, speech_id, term_pattern
+from pipeline.evidence import build_evidence, slide_facts, speech_id, term_pattern
 from pipeline.evidence.options import EvidenceOptions
-from pipeline.schema import Deck, Segment, Slide, Timeline, TimelineSpan, Transcript
+from pipeline.schema import Bullet, Deck, Segment, Slide, Timeline, TimelineSpan, Transcript
 from pipeline.text import estimate_tokens
 from pipeline.timeline import build_timeline
 from pipeline.timeline.options import TimelineOptions
@@ -152,3 +152,22 @@ def test_units_of_unpunctuated_chinese_subtitles_keep_their_times():
     words = {w for s in transcript.segments for w in s.text.split()}
     spoken = [u.text.split() for u in units if u.kind == "transcript"]
     assert all(text[0] in words and text[-1] in words for text in spoken)
+
+
+def test_a_sub_bullet_keeps_the_bullet_it_belongs_to():
+    bullets = [
+        Bullet(text="v0.1 (July 2024)", level=0),
+        Bullet(text="5x higher throughput with automatic KV cache reuse", level=1),
+        Bullet(text="3x faster constrained decoding", level=1),
+        Bullet(text="v0.2 (Sept. 2024):", level=0),
+        Bullet(text="3x higher throughput with a low-overhead CPU runtime", level=1),
+        Bullet(text="Thanks", level=0),
+    ]
+    assert slide_facts(Slide(index=1, title="Releases", bullets=bullets)) == [
+        "v0.1 (July 2024) — 5x higher throughput with automatic KV cache reuse",
+        "v0.1 (July 2024) — 3x faster constrained decoding",
+        "v0.2 (Sept. 2024) — 3x higher throughput with a low-overhead CPU runtime",
+        "Thanks",
+    ]
+    chinese = [Bullet(text="在 DeepSeek-V2 中，", level=0), Bullet(text="d = 128", level=1)]
+    assert slide_facts(Slide(index=2, bullets=chinese)) == ["在 DeepSeek-V2 中：d = 128"]
