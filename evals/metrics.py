@@ -22,6 +22,7 @@ from pipeline.grounding import (
     keeps_name,
     kept_terms,
     prompt_lines,
+    repeats,
     split_sentences,
     support,
     wrong_language_sentences,
@@ -48,6 +49,7 @@ BETTER = {
     "prompt_echoes": -1,
     "wrong_language_sentences": -1,
     "duplicate_paragraphs": -1,
+    "duplicate_sentences": -1,
     "terms_right_en": 1,
     "terms_right_zh": 1,
     "sections_cited": 1,
@@ -149,17 +151,21 @@ def article_metrics(
     unsupported = [s for s, src in sentences if support(s, src) < MIN_SUPPORT]
     lines = prompt_lines([load_prompt(p) for p in PROMPTS])
     all_text = [" · ".join(draft.tags)]
-    wrong = duplicates = invented = 0
+    wrong = duplicates = invented = repeated = 0
     for lang, text in texts.items():
         headings = [text.title, *(s.title for s in text.sections)]
         all_text += [text.summary, *headings]
         earlier: list[str] = []
+        said: list[str] = []
         for p in paragraphs(text):
             all_text.append(p.text)
             invented += len(invented_numbers(p.text, cited(p)))
             wrong += len(wrong_language_sentences(p.text, lang, terms))
             duplicates += duplicate_of(p.text, earlier) is not None
             earlier.append(p.text)
+            for sentence in split_sentences(p.text):
+                repeated += repeats(sentence, said)
+                said.append(sentence)
         wrong += sum(bool(wrong_language_sentences(h, lang, terms)) for h in headings)
     body = {lang: " ".join(p.text for p in paragraphs(t)) for lang, t in texts.items()}
     cited_ids = {c for t in texts.values() for p in paragraphs(t) for c in p.citations}
@@ -175,6 +181,7 @@ def article_metrics(
         "prompt_echoes": sum(is_echo(t, lines) for t in all_text if t),
         "wrong_language_sentences": wrong,
         "duplicate_paragraphs": duplicates,
+        "duplicate_sentences": repeated,
         "terms_right_en": share(sum(in_text(t, body["en"]) for t in terms), len(terms)),
         "terms_right_zh": share(sum(keeps_name(body["zh"], t) for t in names), len(names)),
         "sections_cited": share(sum(covered), len(covered)),

@@ -40,6 +40,13 @@ MIN_SUPPORT = 0.5
 STEM = 5  # words sharing their first five letters match: "batches", "batching"
 ECHO_MIN_CHARS = 20  # shorter fixed lines ("Article:") are too generic to flag
 ECHO_SIMILARITY = 90
+# A sentence or clause of at least these many words (Chinese characters) repeats an
+# earlier one at this rapidfuzz ratio, or when all of it sits inside one at CONTAINED.
+REPEAT_MIN_WORDS = 6
+REPEAT_MIN_CJK = 10
+NEAR_DUPLICATE_SENTENCE = 90
+CONTAINED = 92
+CLAUSE_SPLIT = re.compile(r"(?<=[,;，；])\s*")
 # A title is a slide fragment when it sits inside a longer line of a slide or of speech.
 FRAGMENT_MIN_WORDS = 3
 FRAGMENT_MIN_CJK = 6
@@ -239,3 +246,75 @@ def is_fragment(title: str, lines: list[str]) -> bool:
 def duplicate_of(text: str, earlier: list[str]) -> int | None:
     """The index of an earlier paragraph that says the same thing."""
     return next((i for i, other in enumerate(earlier) if near_duplicate(text, other)), None)
+
+
+def substantial(text: str) -> bool:
+    """Long enough that saying it twice is a repeat, not an echo of a short phrase."""
+    cjk = sum(map(len, CJK_RUN.findall(text)))
+    return cjk >= REPEAT_MIN_CJK or len(WORD.findall(text)) >= REPEAT_MIN_WORDS
+
+
+def repeats(piece: str, earlier: list[str]) -> bool:
+    """Whether `piece` (a sentence or a clause) says again what one of `earlier` said:
+    nearly the same words, or all of its words inside an earlier sentence, with no number
+    of its own ("0.8 seconds" and "0.7 seconds" are two facts)."""
+    norm = _normal(piece)
+    if not substantial(norm):
+        return False
+    for other in earlier:
+        if numbers(piece) - numbers(other):
+            continue
+        plain = _normal(other)
+        if fuzz.ratio(norm, plain) >= NEAR_DUPLICATE_SENTENCE or (
+            len(norm) <= len(plain) and fuzz.partial_ratio(norm, plain) >= CONTAINED
+        ):
+            return True
+    return False
+
+
+def sentence_end(sentence: str) -> str:
+    return sentence[-1] if sentence and sentence[-1] in ".!?。！？" else ""
+
+
+def fresh_clauses(clauses: list[str], said: list[str]) -> list[str]:
+    """The clauses of a sentence that say something new: a clause repeating an earlier
+    sentence, or an earlier clause of its own, goes with the short clauses that trail it
+    (", in a pull request")."""
+    fresh: list[str] = []
+    dropping = False
+    for clause in clauses:
+        if repeats(clause, said + fresh):
+            dropping = True
+        elif dropping and not substantial(_normal(clause)):
+            continue
+        else:
+            dropping = False
+            fresh.append(clause)
+    return fresh
+
+
+def without_repeats(text: str, said: list[str]) -> tuple[str, list[str]]:
+    """`text` without the sentences and clauses that repeat what `said` (the sentences
+    before it) or its own earlier sentences say; the text left and what was removed.
+    `said` is extended with the sentences kept."""
+    kept, removed = [], []
+    for sentence in split_sentences(text):
+        if repeats(sentence, said):
+            removed.append(sentence)
+            continue
+        clauses = [c for c in CLAUSE_SPLIT.split(sentence) if c.strip()]
+        fresh = fresh_clauses(clauses, said)
+        if len(fresh) < len(clauses) and fresh:
+            removed += [c for c in clauses if c not in fresh and c.strip(" ,;.，；。")]
+            joined = " ".join(fresh) if not has_cjk(sentence) else "".join(fresh)
+            body = joined.strip().rstrip(",;:，；：.。")
+            if fresh[0] != clauses[0] and sentence[:1].isupper():
+                body = body[:1].upper() + body[1:]  # its first clause went
+            sentence = body + (sentence_end(sentence) or ".")
+        elif not fresh:
+            removed.append(sentence)
+            continue
+        kept.append(sentence)
+        said.append(sentence)
+    joiner = "" if has_cjk(text) else " "
+    return joiner.join(kept), removed

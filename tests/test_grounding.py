@@ -7,8 +7,10 @@ from pipeline.grounding import (
     mentions,
     missing_numbers,
     prompt_lines,
+    repeats,
     support,
     unsupported_sentences,
+    without_repeats,
     wrong_language_sentences,
 )
 from pipeline.prompts import REVISE_NOTE, load_prompt
@@ -93,3 +95,34 @@ def test_small_numbers_written_out_in_chinese_are_not_missing():
 def test_a_short_name_is_a_word_not_a_substring():
     assert not mentions("we produce blocks", "UC") and mentions("UC Berkeley", "UC")
     assert mentions("我们用KV cache和预填充", "预填充")
+
+
+def test_a_repeated_sentence_or_clause_is_removed_and_a_new_number_is_not_a_repeat():
+    text = (
+        "At every decoding step, the state machine gives a logit mask. "
+        "It turns the schema into a regular expression. "
+        "At every decoding step the state machine gives a logit mask."
+    )
+    kept, removed = without_repeats(text, [])
+    assert kept == text.rsplit(" At every", 1)[0]
+    assert removed == ["At every decoding step the state machine gives a logit mask."]
+    run_on = (
+        "In batch mode it needs 0.7 seconds, and the integration into SGLang is still on the "
+        "way, in a pull request, while outlines takes 3 seconds, the integration into SGLang "
+        "is still on the way, in a pull request."
+    )
+    kept, _ = without_repeats(run_on, [])
+    assert kept.endswith("while outlines takes 3 seconds.")
+    two_facts = (
+        "It needs about 0.8 seconds for one request. It needs about 0.7 seconds for one request."
+    )
+    assert without_repeats(two_facts, []) == (two_facts, [])
+
+
+def test_repeats_across_paragraphs_and_in_chinese():
+    said = ["我们把显存分成固定大小的块来管理。"]
+    kept, removed = without_repeats(
+        "每个块存十六个 token。我们把显存分成固定大小的块来管理。", said
+    )
+    assert kept == "每个块存十六个 token。" and removed == ["我们把显存分成固定大小的块来管理。"]
+    assert not repeats("Thank you.", ["Thank you."])  # too short to be a repeat

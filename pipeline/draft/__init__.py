@@ -29,6 +29,7 @@ from pipeline.grounding import (
     prompt_lines,
     split_sentences,
     unsupported_sentences,
+    without_repeats,
     wrong_language_sentences,
 )
 from pipeline.llm.client import LLM, InvalidReply
@@ -276,6 +277,19 @@ class Writer:
             self.revisions.append(Revision(where=where, findings=findings, action="redrafted"))
         return DraftParagraph(text=text, citations=citations)
 
+    def without_repeats(
+        self, paragraph: DraftParagraph, where: str, said: list[str]
+    ) -> DraftParagraph | None:
+        """The paragraph without the sentences and clauses the article already said
+        (paragraphs are written at once, each unaware of the others); None if nothing
+        new is left."""
+        text, removed = without_repeats(paragraph.text, said)
+        if not removed:
+            return paragraph
+        findings = [f"repeats what the article said: {piece!r}" for piece in removed]
+        self.revisions.append(Revision(where=where, findings=findings, action="repeats removed"))
+        return paragraph.model_copy(update={"text": text}) if text else None
+
     def translate(self, text: str, kind: Kind, target: str, where: str) -> str:
         result, findings, passed = self.translated(text, kind, target)
         if not passed and kind == "paragraph" and (joined := self.by_sentence(text, target)):
@@ -350,12 +364,15 @@ def write_source(outline: Outline, notes: Notes, writer: Writer) -> DraftText:
     drafts = writer.run_each(lambda w, job: w.paragraph(job[2], job[1], job[3], []), jobs)
     by_chapter: dict[int, list[DraftParagraph]] = {}
     earlier: list[str] = []
+    said: list[str] = []  # the article's sentences so far
     for (c, title, claims, where), paragraph in zip(jobs, drafts, strict=True):
         if paragraph is not None and duplicate_of(paragraph.text, earlier) is not None:
             paragraph = writer.paragraph(claims, title, where, earlier)
         if paragraph is not None:
-            by_chapter.setdefault(c, []).append(paragraph)
             earlier.append(paragraph.text)
+            paragraph = writer.without_repeats(paragraph, where, said)
+        if paragraph is not None:
+            by_chapter.setdefault(c, []).append(paragraph)
     chapters = [
         DraftSection(role=chapter.role, title=chapter.title, paragraphs=by_chapter[c])
         for c, chapter in enumerate(outline.chapters)

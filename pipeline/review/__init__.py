@@ -15,13 +15,15 @@ from pipeline.grounding import (
     is_fragment,
     missing_numbers,
     prompt_lines,
+    repeats,
+    split_sentences,
     unsupported_sentences,
     wrong_language_sentences,
 )
 from pipeline.prompts import Prompt
 from pipeline.review.card import review_card
 from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Review
-from pipeline.text import numbers
+from pipeline.text import numbers, shorten
 
 
 def paragraphs(draft: DraftText) -> Iterator[tuple[str, DraftParagraph]]:
@@ -122,6 +124,19 @@ def check_duplicates(drafts: tuple[DraftText, ...]) -> Check:
     return check("no_duplicate_paragraphs", findings)
 
 
+def check_repeats(drafts: tuple[DraftText, ...]) -> Check:
+    """No sentence said twice in an article, in another paragraph or the same one."""
+    findings = []
+    for draft in drafts:
+        said: list[str] = []
+        for where, par in paragraphs(draft):
+            for sentence in split_sentences(par.text):
+                if repeats(sentence, said):
+                    findings.append(f"{where}: says again {shorten(sentence, 12)!r}")
+                said.append(sentence)
+    return check("no_repeated_sentences", findings)
+
+
 def check_titles(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
     lines = evidence.lines()
     findings = [
@@ -153,6 +168,7 @@ def review(
         check_languages(drafts, terms),
         check_echoes(drafts, prompts, draft.tags),
         check_duplicates(drafts),
+        check_repeats(drafts),
         check_titles(drafts, evidence),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"

@@ -59,6 +59,7 @@ class Revision(Contract):
         "dropped",
         "translated sentence by sentence",
         "kept with findings",
+        "repeats removed",
     ]
 
 

@@ -158,9 +158,24 @@ def test_a_paragraph_with_nothing_left_to_keep_is_replaced_by_its_claims():
 def test_a_duplicate_paragraph_keeps_only_what_its_own_claims_support():
     draft, _, _ = draft_with([GOOD, GOOD, GOOD], [ZH, "块。", "分页", "标题", "摘要句。"], count=2)
     texts = [p.text for p in draft.en.sections[0].paragraphs]
-    # The second section's claims say nothing of the 60 to 80 percent: that sentence goes.
-    assert texts == [GOOD, GOOD.split(". ")[1]]
-    assert draft.revisions[0].where == "en §1¶2" and draft.revisions[0].action == "pruned"
+    # The second section's claims say nothing of the 60 to 80 percent: that sentence goes;
+    # what is left the first paragraph already said, so it goes too.
+    assert texts == [GOOD]
+    assert [(r.where, r.action) for r in draft.revisions] == [
+        ("en §1¶2", "pruned"),
+        ("en §1¶2", "repeats removed"),
+    ]
+    assert draft.fallbacks == []
+
+
+def test_a_sentence_said_twice_in_an_article_is_kept_once():
+    first, second = GOOD.split(". ")
+    later = f"{second} The blocks are handed out on demand, 16 tokens each, as a request grows."
+    draft, _, _ = draft_with([GOOD, later], [ZH, "块。", "分页", "标题", "摘要句。"], count=2)
+    texts = [p.text for p in draft.en.sections[0].paragraphs]
+    assert texts == [GOOD, later.split(". ", 1)[1]]
+    assert draft.revisions[0].action == "repeats removed"
+    assert draft.revisions[0].findings == [f"repeats what the article said: {second!r}"]
 
 
 def test_a_number_of_the_notes_left_out_is_redrafted():

@@ -73,6 +73,13 @@ def test_a_faithful_pair_passes_every_check_and_carries_the_revisions():
         ([EN[0], EN[1] + " 每块 16 个 token。"], ZH, None, "languages", "en §1¶2"),
         (EN, [ZH[0], "The cache is handed out on demand in blocks."], None, "languages", "zh §1¶2"),
         ([EN[0], EN[0]], ZH, None, "no_duplicate_paragraphs", "en §1¶2 repeats en §1¶1"),
+        (
+            [EN[0], EN[1] + " " + EN[0].replace("In the", "As measured in the")],
+            ZH,
+            None,
+            "no_repeated_sentences",
+            "en §1¶2: says again",
+        ),
         (EN, ZH, "16 tokens each, handed out", "titles_not_fragments", "is a fragment"),
         (
             [EN[0], EN[1] + " Startups save millions with it."],
