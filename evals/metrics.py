@@ -156,7 +156,7 @@ def article_metrics(
         headings = [text.title, *(s.title for s in text.sections)]
         all_text += [text.summary, *headings]
         earlier: list[str] = []
-        said: list[str] = []
+        before: list[str] = []  # the sentences so far
         for p in paragraphs(text):
             all_text.append(p.text)
             invented += len(invented_numbers(p.text, cited(p)))
@@ -164,8 +164,8 @@ def article_metrics(
             duplicates += duplicate_of(p.text, earlier) is not None
             earlier.append(p.text)
             for sentence in split_sentences(p.text):
-                repeated += repeats(sentence, said)
-                said.append(sentence)
+                repeated += repeats(sentence, before)
+                before.append(sentence)
         wrong += sum(bool(wrong_language_sentences(h, lang, terms)) for h in headings)
     body = {lang: " ".join(p.text for p in paragraphs(t)) for lang, t in texts.items()}
     cited_ids = {c for t in texts.values() for p in paragraphs(t) for c in p.citations}
