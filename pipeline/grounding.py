@@ -47,6 +47,17 @@ REPEAT_MIN_CJK = 10
 NEAR_DUPLICATE_SENTENCE = 90
 CONTAINED = 92
 CLAUSE_SPLIT = re.compile(r"(?<=[,;，；])\s*")
+# A number is misbound when its clause's words score under MIN_SUPPORT against every
+# source fact with the number, and at least BINDING_MARGIN higher against a fact with
+# another number. Clauses end at punctuation and at conjunctions.
+BINDING_CLAUSE = re.compile(
+    r"[,;:()，；：（）、]|\s(?:and|while|but|whereas|versus|vs\.?|compared with)\s|和|与|而|但"
+)
+MIN_BINDING_TOKENS = 2
+MAX_FACT_CHARS = 200  # a longer line is speech, cut into sentences
+BINDING_MARGIN = 0.25
+NUMBERED_WORD = re.compile(r"[A-Za-z]*\d[\w.]*")
+NEGATION = re.compile(r"^(?:un|non-?)(?=[a-z]{4,})")
 # A title is a slide fragment when it sits inside a longer line of a slide or of speech.
 FRAGMENT_MIN_WORDS = 3
 FRAGMENT_MIN_CJK = 6
@@ -58,8 +69,9 @@ CJK_FUNCTION = set("的了是在和与及或也都就而这那个一些我们你
 
 
 def cited_text(ids: list[str], units: dict[str, EvidenceUnit]) -> str:
-    """The text of the cited units, each once, in citation order; unknown ids are skipped."""
-    return " ".join(units[i].text for i in dict.fromkeys(ids) if i in units)
+    """The text of the cited units, each once and on lines of its own, in citation order;
+    unknown ids are skipped."""
+    return "\n".join(units[i].text for i in dict.fromkeys(ids) if i in units)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -318,3 +330,59 @@ def without_repeats(text: str, said: list[str]) -> tuple[str, list[str]]:
         said.append(sentence)
     joiner = "" if has_cjk(text) else " "
     return joiner.join(kept), removed
+
+
+def facts_of(source: str) -> list[str]:
+    """What a source binds together: each line (a slide's fact, with its bullet's context),
+    a long one (speech) cut into sentences."""
+    return [
+        fact
+        for line in source.splitlines()
+        for fact in (split_sentences(line) if len(line) > MAX_FACT_CHARS else [line])
+        if fact.strip()
+    ]
+
+
+def binding_words(clause: str) -> str:
+    """The words that say what a clause's numbers measure: its numbers and names with
+    digits taken out ("v0.2", "3x" bind, they do not describe)."""
+    return NUMBERED_WORD.sub(" ", clause)
+
+
+def misbound_numbers(sentence: str, source: str) -> list[str]:
+    """Numbers the sentence gives to what its source says of another number: the words
+    around a number (its clause) are not in any fact of the source that has the number,
+    but are in a fact with another number ("3x ... automatic KV cache reuse in v0.2"
+    where the slide gives 5x to KV cache reuse in v0.1). Precision first: a clause whose
+    words no fact supports is left to the support check."""
+    facts = facts_of(source)
+    found = []
+    for clause in BINDING_CLAUSE.split(sentence):
+        words = binding_words(clause)
+        if len(content_tokens(words)) < MIN_BINDING_TOKENS:
+            continue
+        for number in sorted(numbers(clause)):
+            own = [f for f in facts if number in number_forms(f)]
+            others = [f for f in facts if f not in own and numbers(f)]
+            if not own or not others:
+                continue
+            best_own = max(support(words, f) for f in own)
+            best_other = max(support(words, f) for f in others)
+            if best_own < MIN_SUPPORT <= best_other and best_other - best_own >= BINDING_MARGIN:
+                found.append(number)
+    return list(dict.fromkeys(found))
+
+
+def flipped_words(sentence: str, source: str) -> list[str]:
+    """Words whose negation the source says instead ("optimized" where the talk says
+    "unoptimized", or the reverse)."""
+    said = {w.lower() for w in WORD.findall(source)}
+    flips = []
+    for word in {w.lower() for w in WORD.findall(sentence)}:
+        if word in said:
+            continue
+        base = NEGATION.sub("", word)
+        negated = {f"un{word}", f"non{word}", f"non-{word}"}
+        if (base != word and base in said) or negated & said:
+            flips.append(word)
+    return sorted(flips)

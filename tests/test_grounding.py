@@ -1,10 +1,12 @@
 from pipeline.grounding import (
+    flipped_words,
     invented_numbers,
     is_echo,
     is_fragment,
     keeps_name,
     kept_terms,
     mentions,
+    misbound_numbers,
     missing_numbers,
     prompt_lines,
     repeats,
@@ -126,3 +128,35 @@ def test_repeats_across_paragraphs_and_in_chinese():
     )
     assert kept == "每个块存十六个 token。" and removed == ["我们把显存分成固定大小的块来管理。"]
     assert not repeats("Thank you.", ["Thank you."])  # too short to be a repeat
+
+
+RELEASES = (
+    "SGLang releases\n"
+    "v0.1 (July 2024) — 5x higher throughput with automatic KV cache reuse\n"
+    "v0.1 (July 2024) — 3x faster grammar-based constrained decoding\n"
+    "v0.2 (Sept. 2024) — 3x higher throughput with a low-overhead CPU runtime"
+)
+
+
+def test_a_number_given_to_another_numbers_subject_is_misbound():
+    assert misbound_numbers("Automatic KV cache reuse gave 3x higher throughput.", RELEASES) == [
+        "3"
+    ]
+    assert misbound_numbers("It offered automatic KV cache reuse in v0.2.", RELEASES) == ["0.2"]
+
+
+def test_numbers_with_their_own_subjects_are_bound():
+    for sentence in (
+        "v0.1 gave 5x higher throughput through automatic KV cache reuse.",
+        "v0.1 added KV cache reuse (5x higher throughput) and 3x faster constrained decoding.",
+        "In September 2024, v0.2 tripled throughput with a low-overhead CPU runtime.",
+        "Startups save 3 million dollars.",  # unsupported, not misbound: another check's
+    ):
+        assert misbound_numbers(sentence, RELEASES) == [], sentence
+
+
+def test_a_word_turned_into_its_negation_is_found():
+    source = "An unoptimized inference engine can waste more than 50% of its time on the CPU."
+    assert flipped_words("An optimized engine can waste 50% of its time.", source) == ["optimized"]
+    assert flipped_words("An unoptimized engine can waste 50% of its time.", source) == []
+    assert flipped_words("A non-blocking call.", "A blocking call waits.") == ["non-blocking"]

@@ -21,10 +21,12 @@ from pipeline.grounding import (
     cited_text,
     copied_share,
     duplicate_of,
+    flipped_words,
     invented_numbers,
     is_echo,
     keeps_name,
     kept_terms,
+    misbound_numbers,
     missing_numbers,
     prompt_lines,
     split_sentences,
@@ -164,6 +166,7 @@ class Writer:
         echo of the prompt, the wrong language."""
         found = [f"number {n} is not in the cited passages" for n in invented_numbers(text, source)]
         found += [f"unsupported: {s!r}" for s in unsupported_sentences(text, source)]
+        found += binding_findings(text, source)
         return found + self.common_findings(text, self.source_language)
 
     def pruned(self, text: str, claims: list[Claim], earlier: list[str]) -> str | None:
@@ -336,6 +339,22 @@ class Writer:
             parts.append(result)
         joined = ("" if target == "zh" else " ").join(parts)
         return None if self.translation_findings(text, joined, target) else joined
+
+
+def binding_findings(text: str, source: str) -> list[str]:
+    """Numbers moved to another number's subject, and words turned into their negation."""
+    found = []
+    for sentence in split_sentences(text):
+        found += [
+            f"number {n} is paired with what the passages say of another number: keep each "
+            f"number with its own subject in {sentence!r}"
+            for n in misbound_numbers(sentence, source)
+        ]
+        found += [
+            f"{w!r} says the opposite of the passages in {sentence!r}"
+            for w in flipped_words(sentence, source)
+        ]
+    return found
 
 
 def chunks(claims: list[Claim], size: int) -> list[list[Claim]]:

@@ -10,9 +10,11 @@ from collections.abc import Iterator
 from pipeline.grounding import (
     cited_text,
     duplicate_of,
+    flipped_words,
     invented_numbers,
     is_echo,
     is_fragment,
+    misbound_numbers,
     missing_numbers,
     prompt_lines,
     repeats,
@@ -78,6 +80,25 @@ def check_numbers(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
         ):
             findings.append(f"{where}: the zh and en paragraphs carry different numbers")
     return check("numbers_grounded", findings)
+
+
+def check_bindings(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
+    """Every number stays with what it measures in the cited units; no word is flipped
+    into its negation."""
+    units, findings = evidence.by_id(), []
+    for draft in drafts:
+        for where, par in paragraphs(draft):
+            source = cited_text(par.citations, units)
+            for sentence in split_sentences(par.text):
+                findings += [
+                    f"{where}: {n} is paired with another number's subject"
+                    for n in misbound_numbers(sentence, source)
+                ]
+                findings += [
+                    f"{where}: {w!r} says the opposite of the cited evidence"
+                    for w in flipped_words(sentence, source)
+                ]
+    return check("numbers_bound", findings)
 
 
 def check_support(draft: DraftText, evidence: Evidence) -> Check:
@@ -164,6 +185,7 @@ def review(
         check_citations(drafts, evidence),
         check_same_structure(draft.en, draft.zh),
         check_numbers(drafts, evidence),
+        check_bindings(drafts, evidence),
         check_support(source, evidence),
         check_languages(drafts, terms),
         check_echoes(drafts, prompts, draft.tags),

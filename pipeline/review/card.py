@@ -13,7 +13,13 @@ from pipeline.schema import Check, Draft, DraftSection, ReviewCard, Revision
 from pipeline.text import numbers
 
 # A failure of these means the article may state what the talk did not: never publish.
-TRUST_CHECKS = ("citations", "numbers_grounded", "sentences_supported", "no_prompt_echo")
+TRUST_CHECKS = (
+    "citations",
+    "numbers_grounded",
+    "numbers_bound",
+    "sentences_supported",
+    "no_prompt_echo",
+)
 # Drafting actions that leave text a person should read before publishing.
 UNRESOLVED = ("kept with findings",)
 MIN_PARAGRAPHS = 2  # fewer is no article

@@ -106,3 +106,33 @@ def test_unknown_and_missing_citations_are_found():
     assert "en §1¶2: unknown evidence id x-99" in checks["citations"].findings
     assert "zh §1¶2: no citation" in checks["citations"].findings
     assert not checks["same_structure"].passed
+
+
+def test_a_number_moved_to_another_subject_fails_numbers_bound():
+    slide = EvidenceUnit(
+        id="s-04",
+        kind="slide",
+        text="Releases\nv0.1 — 5x higher throughput with automatic KV cache reuse\n"
+        "v0.2 — 3x higher throughput with a low-overhead CPU runtime",
+        slide=4,
+    )
+    evidence = Evidence(units=[*EVIDENCE.units, slide])
+    misbound = "Automatic KV cache reuse brought 3x higher throughput in v0.2."
+    faithful = "Automatic KV cache reuse brought 5x higher throughput in v0.1."
+    for en, passed in ((misbound, False), (faithful, True)):
+        pars = [DraftParagraph(text=t, citations=["s-04"]) for t in (en, EN[1])]
+        section = DraftSection(role="results", title="Releases", paragraphs=pars)
+        zh_pars = [
+            DraftParagraph(text=t, citations=["s-04"])
+            for t in ("自动 KV cache 复用带来更高吞吐。", ZH[1])
+        ]
+        draft = Draft(
+            en=DraftText(lang="en", title="Releases", sections=[section]),
+            zh=DraftText(
+                lang="zh",
+                title="版本",
+                sections=[section.model_copy(update={"paragraphs": zh_pars})],
+            ),
+        )
+        checks = {c.name: c for c in review_draft(draft, evidence, "en", [], PROMPTS).checks}
+        assert checks["numbers_bound"].passed is passed, checks["numbers_bound"].findings
