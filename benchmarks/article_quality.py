@@ -1,6 +1,8 @@
 """Article quality on the dev cases (evals/cases/*/truth.yaml), end to end with the real
 bundled models: facts covered, invented numbers, unsupported sentences, copied share,
-echoes, language purity, duplicates, terms in both languages, sections cited, and LLM
+echoes, language purity, duplicate paragraphs and sentences, slide text dumped into prose,
+numbers given to the wrong subject, misheard words printed, stub chapters, cut headings,
+terms in both languages, sections cited, how many cases the review recommends, and LLM
 seconds per talk minute.
 
     python benchmarks/article_quality.py [--model 1.5b|0.5b] [--long] [--cases a,b]
@@ -36,6 +38,11 @@ FIGURES = {
     "wrong_language_sentences": "wrong_language_sentences",
     "duplicate_paragraphs": "duplicate_paragraphs",
     "duplicate_sentences": "duplicate_sentences",
+    "misbound_numbers": "misbound_numbers",
+    "slide_dumps": "slide_dumps",
+    "recognition_leaks": "recognition_leaks",
+    "stub_chapters": "stub_chapters",
+    "fragment_headings": "fragment_headings",
     "terms_right_en": "terms_right_en",
     "terms_right_zh": "terms_right_zh",
     "sections_cited": "sections_cited",
@@ -53,6 +60,7 @@ def measure(out: Path, truth) -> dict:
     result["llm_s_per_talk_minute"] = round(figures["llm_seconds"] / minutes, 1)
     draft = json.loads((out / "draft.json").read_text())
     result["revisions"] = len(draft.get("revisions", []))
+    result["verdict"] = json.loads((out / "review.json").read_text())["card"]["verdict"]
     return result
 
 
@@ -65,6 +73,11 @@ WORST = {
     "wrong_language_sentences": max,
     "duplicate_paragraphs": max,
     "duplicate_sentences": max,
+    "misbound_numbers": max,
+    "slide_dumps": max,
+    "recognition_leaks": max,
+    "stub_chapters": max,
+    "fragment_headings": max,
     "terms_right_en": min,
     "terms_right_zh": min,
     "sections_cited": min,
@@ -117,7 +130,9 @@ def main() -> None:
         shutil.rmtree(inputs, ignore_errors=True)
     summary = {"model": args.model, "cases": len(results)}
     for key, worst in WORST.items():
-        summary[key] = worst(r[key] for r in results.values()) if results else None
+        known = [r[key] for r in results.values() if r[key] is not None]
+        summary[key] = worst(known) if known else None
+    summary["verdicts"] = sum(r["verdict"] == "推荐收录" for r in results.values())
     for r in results.values():
         summary[f"llm_s_per_talk_minute_{length_bucket(r['minutes'])}"] = r["llm_s_per_talk_minute"]
     print(json.dumps(summary))

@@ -27,7 +27,13 @@ def cases() -> list[Path]:
 
 def truth_of(case: Path) -> tuple[dict, Truth]:
     raw = yaml.safe_load((case / "truth.yaml").read_text())
-    truth = Truth(language=raw["language"], terms=raw["terms"], facts=raw["facts"])
+    truth = Truth(
+        language=raw["language"],
+        terms=raw["terms"],
+        facts=raw["facts"],
+        bindings=raw.get("bindings", []),
+        misheard=raw.get("misheard", []),
+    )
     if "narration" in raw:  # what was said and when each slide was on screen
         narration = json.loads((case / raw["narration"]).read_text())
         truth.reference = " ".join(s["narration"] for s in narration["slides"])

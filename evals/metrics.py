@@ -6,6 +6,7 @@ everything else is measured on any talk. Every figure says which way is better (
 """
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,8 +20,10 @@ from pipeline.grounding import (
     duplicate_of,
     invented_numbers,
     is_echo,
+    is_fragment,
     keeps_name,
     kept_terms,
+    mentions,
     prompt_lines,
     repeats,
     split_sentences,
@@ -33,6 +36,12 @@ from pipeline.text import TECHNICAL, numbers
 
 PROMPTS = ("notes", "outline", "write_paragraph", "translate_zh", "translate_en")
 LOW_CONFIDENCE = -1.0  # avg_logprob below this: Whisper was unsure of the segment
+# A sentence over 20 words (DUMP_MIN_CJK characters) with this share copied from one slide
+# is the slide's text dumped into prose.
+DUMP_SHARE = 0.8
+DUMP_MIN_CJK = 40
+MIN_CHAPTER_SENTENCES = 3
+PART_N = re.compile(r"Part \d+|第\s*\d+\s*部分")
 NORMALISE = jiwer.Compose(
     [jiwer.ToLowerCase(), jiwer.RemovePunctuation(), jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
 )
@@ -50,6 +59,11 @@ BETTER = {
     "wrong_language_sentences": -1,
     "duplicate_paragraphs": -1,
     "duplicate_sentences": -1,
+    "misbound_numbers": -1,
+    "slide_dumps": -1,
+    "recognition_leaks": -1,
+    "stub_chapters": -1,
+    "fragment_headings": -1,
     "terms_right_en": 1,
     "terms_right_zh": 1,
     "sections_cited": 1,
@@ -70,6 +84,10 @@ class Truth:
     facts: list[dict] = field(default_factory=list)
     reference: str | None = None  # what was said, for WER
     slides: list[tuple[int, float, float]] = field(default_factory=list)  # (slide, start, end)
+    # A number and what it measures: a sentence with the number and a `wrong` term but no
+    # `subject` term gives it to something else.
+    bindings: list[dict] = field(default_factory=list)
+    misheard: list[str] = field(default_factory=list)  # recognition errors, never to print
 
 
 def in_text(term: str, text: str) -> bool:
@@ -172,7 +190,11 @@ def article_metrics(
     sections = notes.sections if notes else []
     covered = [any(u in cited_ids for u in s.unit_ids) for s in sections]
     names = kept_terms(terms)
+    leaks = [m for m in (truth.misheard if truth else []) for t in all_text if mentions(t, m)]
     return {
+        "misbound_numbers": misbound(source, truth),
+        "slide_dumps": slide_dumps(source, evidence),
+        "recognition_leaks": len(leaks),
         "facts_covered": facts,
         "missed_facts": missed,
         "invented_numbers": invented,
@@ -186,6 +208,49 @@ def article_metrics(
         "terms_right_zh": share(sum(keeps_name(body["zh"], t) for t in names), len(names)),
         "sections_cited": share(sum(covered), len(covered)),
     }
+
+
+def misbound(source: DraftText, truth: Truth | None) -> int | None:
+    """Sentences that pair a number with what the truth says it does not measure."""
+    if not truth or not truth.bindings:
+        return None
+    count = 0
+    for sentence in (s for p in paragraphs(source) for s in split_sentences(p.text)):
+        for binding in truth.bindings:
+            if binding["number"] not in numbers(sentence):
+                continue
+            wrong = any(in_text(t, sentence) for t in binding.get("wrong", []))
+            right = any(in_text(t, sentence) for t in binding.get("subject", []))
+            count += wrong and not right
+    return count
+
+
+def slide_dumps(source: DraftText, evidence: Evidence) -> int:
+    """Long sentences that are mostly a slide's text copied word for word."""
+    slides = [u.text for u in evidence.units if u.kind == "slide"]
+    lang = source.lang
+    count = 0
+    for sentence in (s for p in paragraphs(source) for s in split_sentences(p.text)):
+        long = len(sentence) >= DUMP_MIN_CJK if lang == "zh" else len(sentence.split()) > 20
+        if long and any(copied_share(sentence, t, lang) >= DUMP_SHARE for t in slides):
+            count += 1
+    return count
+
+
+def heading_metrics(draft: Draft, evidence: Evidence, language: str) -> dict:
+    """Chapters too thin to stand, and headings that are cut slide lines or "Part N"."""
+    lines = evidence.lines()
+    source = draft.text(language)
+    stubs = sum(
+        sum(len(split_sentences(p.text)) for p in s.paragraphs) < MIN_CHAPTER_SENTENCES
+        for s in source.sections
+    )
+    fragments = sum(
+        is_fragment(s.title, lines) or bool(PART_N.fullmatch(s.title.strip()))
+        for text in draft.texts()
+        for s in text.sections
+    )
+    return {"stub_chapters": stubs, "fragment_headings": fragments}
 
 
 def parity(draft: Draft) -> float:
@@ -236,6 +301,7 @@ def talk_metrics(out: Path, truth: Truth | None = None) -> dict:
         said = " ".join(s.text for s in transcript.segments) if transcript else ""
         notes = read(out, "notes.json", Notes)
         figures |= article_metrics(draft, evidence, notes, said, terms, truth)
+        figures |= heading_metrics(draft, evidence, notes.language if notes else "en")
         figures["parity"] = parity(draft)
     zh = out / "article.zh.md"
     figures["cjk_lint"] = len(lint_for(zh.read_text(), "md").lines) if zh.is_file() else None
