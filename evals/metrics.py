@@ -13,6 +13,7 @@ from pathlib import Path
 import jiwer
 from autocorrect_py import lint_for
 
+from pipeline.draft import MIN_CHAPTER_SENTENCES, sentence_count
 from pipeline.grounding import (
     MIN_SUPPORT,
     cited_text,
@@ -40,7 +41,6 @@ LOW_CONFIDENCE = -1.0  # avg_logprob below this: Whisper was unsure of the segme
 # is the slide's text dumped into prose.
 DUMP_SHARE = 0.8
 DUMP_MIN_CJK = 40
-MIN_CHAPTER_SENTENCES = 3
 PART_N = re.compile(r"Part \d+|第\s*\d+\s*部分")
 NORMALISE = jiwer.Compose(
     [jiwer.ToLowerCase(), jiwer.RemovePunctuation(), jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
@@ -241,10 +241,7 @@ def heading_metrics(draft: Draft, evidence: Evidence, language: str) -> dict:
     """Chapters too thin to stand, and headings that are cut slide lines or "Part N"."""
     lines = evidence.lines()
     source = draft.text(language)
-    stubs = sum(
-        sum(len(split_sentences(p.text)) for p in s.paragraphs) < MIN_CHAPTER_SENTENCES
-        for s in source.sections
-    )
+    stubs = sum(sentence_count(s) < MIN_CHAPTER_SENTENCES for s in source.sections)
     fragments = sum(
         is_fragment(s.title, lines) or bool(PART_N.fullmatch(s.title.strip()))
         for text in draft.texts()

@@ -52,6 +52,7 @@ from pipeline.text import LANGUAGE_NAMES, has_cjk, numbers
 
 MAX_TOKENS = 900
 CLAIMS_PER_PARAGRAPH = 4
+MIN_CHAPTER_SENTENCES = 3  # a chapter says at least this much, or joins its neighbour
 # A paragraph more of whose words sit in runs copied from its passages (8 words, 15 Chinese
 # characters) is asked once to say it in its own words: notes copy, an article should not.
 MAX_COPIED = 0.35
@@ -397,7 +398,30 @@ def write_source(outline: Outline, notes: Notes, writer: Writer) -> DraftText:
         for c, chapter in enumerate(outline.chapters)
         if by_chapter.get(c)
     ]
-    return DraftText(lang=lang, title=outline.title, summary=outline.summary, sections=chapters)
+    return DraftText(
+        lang=lang, title=outline.title, summary=outline.summary, sections=without_stubs(chapters)
+    )
+
+
+def sentence_count(chapter: DraftSection) -> int:
+    return sum(len(split_sentences(p.text)) for p in chapter.paragraphs)
+
+
+def without_stubs(chapters: list[DraftSection]) -> list[DraftSection]:
+    """A chapter of fewer than MIN_CHAPTER_SENTENCES sentences cannot stand under a
+    heading of its own: it joins the chapter before it (the first, the one after)."""
+    kept: list[DraftSection] = []
+    for chapter in chapters:
+        if kept and sentence_count(chapter) < MIN_CHAPTER_SENTENCES:
+            kept[-1] = kept[-1].model_copy(
+                update={"paragraphs": kept[-1].paragraphs + chapter.paragraphs}
+            )
+        else:
+            kept.append(chapter)
+    if len(kept) > 1 and sentence_count(kept[0]) < MIN_CHAPTER_SENTENCES:
+        first, second = kept[0], kept[1]
+        kept[:2] = [second.model_copy(update={"paragraphs": first.paragraphs + second.paragraphs})]
+    return kept
 
 
 def translate_text(draft: DraftText, writer: Writer) -> DraftText:

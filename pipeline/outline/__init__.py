@@ -36,6 +36,7 @@ ROLE_TITLES = {
         "mechanism": "How it works",
         "results": "Results",
         "limits": "Limits",
+        "overview": "Overview",
     },
     "zh": {
         "problem": "问题",
@@ -43,6 +44,7 @@ ROLE_TITLES = {
         "mechanism": "机制",
         "results": "结果",
         "limits": "局限",
+        "overview": "概述",
     },
 }
 
@@ -113,15 +115,21 @@ def spans(starts: list[int], count: int) -> list[range]:
     return [range(bounds[k], bounds[k + 1]) for k in range(len(starts))]
 
 
-def chapter_title(title: str, sections: list[Section], role, check: TitleCheck, n: int) -> str:
+def chapter_title(title: str, sections: list[Section], role, check: TitleCheck) -> str | None:
+    """The model's heading if it can stand; else a whole slide title of the chapter (a
+    heading the speaker chose), the names its notes are about, or its role's name; None
+    when nothing fits (the chapter then joins the one before: "Part 4" names nothing)."""
     if not check.problems(title):
         return title.strip()
-    for section in sections:  # a whole slide title is a heading the speaker chose
+    for section in sections:
         if section.title and not check.problems(section.title):
             return section.title
-    if role:
-        return ROLE_TITLES[check.language][role]
-    return f"第 {n} 部分" if check.language == "zh" else f"Part {n}"
+    terms = list(dict.fromkeys(t for s in sections for c in s.claims for t in c.terms))
+    joint = "与" if check.language == "zh" else " and "
+    for named in (joint.join(terms[:2]), *terms[:1]):
+        if named and not check.problems(named):
+            return named
+    return ROLE_TITLES[check.language][role] if role else None
 
 
 def plan_chapters(reply, notes: Notes, check: TitleCheck) -> list[Chapter]:
@@ -134,17 +142,20 @@ def plan_chapters(reply, notes: Notes, check: TitleCheck) -> list[Chapter]:
         by_start[0] = by_start.pop(starts[0])
         starts[0] = 0
     chapters: list[Chapter] = []
-    for k, run in enumerate(spans(starts, len(notes.sections)), start=1):
+    for run in spans(starts, len(notes.sections)):
         sections = [notes.sections[i] for i in run]
         claims = [c for s in sections for c in s.claims]
-        if not claims and chapters:  # nothing to say: its sections join the chapter before
-            chapters[-1].sections.extend(s.id for s in sections)
-            continue
         proposed = by_start[run.start]
         role = None if proposed.role == "none" else proposed.role
         if role == "results" and not any(numbers(c.statement) for c in claims):
             role = None  # a "results" chapter without a single measured number
-        title = chapter_title(proposed.title, sections, role, check, k)
+        title = chapter_title(proposed.title, sections, role, check)
+        # Nothing to say, no heading of its own, or the heading of the chapter before:
+        # its sections join that chapter.
+        if chapters and (not claims or title is None or title == chapters[-1].title):
+            chapters[-1].sections.extend(s.id for s in sections)
+            continue
+        title = title or ROLE_TITLES[check.language]["overview"]
         chapters.append(Chapter(title=title, role=role, sections=[s.id for s in sections]))
     return chapters
 

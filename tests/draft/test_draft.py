@@ -1,8 +1,18 @@
 import json
 
-from pipeline.draft import DraftPrompts, write_drafts
+from pipeline.draft import DraftPrompts, without_stubs, write_drafts
 from pipeline.prompts import load_prompt
-from pipeline.schema import Chapter, Claim, Evidence, EvidenceUnit, Notes, Outline, Section
+from pipeline.schema import (
+    Chapter,
+    Claim,
+    DraftParagraph,
+    DraftSection,
+    Evidence,
+    EvidenceUnit,
+    Notes,
+    Outline,
+    Section,
+)
 from tests.llm_double import PromptReplies, SchemaReplies, scripted_llm
 
 EVIDENCE = Evidence(
@@ -274,3 +284,20 @@ def test_a_number_moved_to_another_subject_is_redrafted():
         "reserving the maximum length for every request wastes 16 percent of KV cache memory."
     )
     seeded(swapped, "is paired with what the passages say of another number")
+
+
+def test_a_chapter_too_thin_to_stand_joins_its_neighbour():
+    def chapter(title: str, *texts: str) -> DraftSection:
+        paragraphs = [DraftParagraph(text=t, citations=["s-02"]) for t in texts]
+        return DraftSection(title=title, paragraphs=paragraphs)
+
+    opening = chapter("Opening", "One sentence only.")
+    scheduler = chapter("Overlapped scheduler", "The overlapped scheduler fixes this.")
+    body = chapter("How it works", "The CPU prepares a batch. The GPU runs one. They overlap.")
+    merged = without_stubs([opening, body, scheduler])
+    assert [c.title for c in merged] == ["How it works"]
+    assert [p.text for p in merged[0].paragraphs] == [
+        "One sentence only.",
+        "The CPU prepares a batch. The GPU runs one. They overlap.",
+        "The overlapped scheduler fixes this.",
+    ]

@@ -128,3 +128,36 @@ def test_tags_are_kept_only_when_the_talk_says_their_words():
     llm, _ = scripted_llm([json.dumps(reply)])
     outline = build_outline(NOTES, evidence, TalkMeta(), llm, load_prompt("outline"))
     assert outline.tags == ["KV CACHE", "SERVING"]
+
+
+def test_a_chapter_without_a_heading_of_its_own_joins_the_one_before():
+    notes = NOTES.model_copy(deep=True)
+    for s in notes.sections:
+        s.title = ""  # no slide titles to fall back on
+    notes.sections[1].claims[0].terms = ["PagedAttention"]
+    reply = {
+        "title": "Paging the KV cache",
+        "summary": "From wasted memory to paged blocks: how the cache is kept.",
+        "tags": ["Serving"],
+        "chapters": [
+            chapter("sec-01", "Where memory goes", "problem"),
+            chapter("sec-02", "wastes 60 to 80 percent of memory", "none"),  # a cut line
+            chapter("sec-03", "Use a role only where it fits", "none"),  # an echo, no role
+        ],
+    }
+    llm, _ = scripted_llm([json.dumps(reply)])
+    outline = build_outline(notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"))
+    # sec-02 is named after what its notes are about; sec-03 has nothing: it joins sec-02.
+    assert [(c.title, c.sections) for c in outline.chapters] == [
+        ("Where memory goes", ["sec-01"]),
+        ("PagedAttention", ["sec-02", "sec-03"]),
+    ]
+    assert not any(c.title.startswith("Part") for c in outline.chapters)
+
+
+def test_two_chapters_with_one_heading_become_one():
+    outline, _ = outline_with(
+        chapter("sec-01", "Where memory goes", "problem"),
+        chapter("sec-02", "Where memory goes", "mechanism"),
+    )
+    assert [c.sections for c in outline.chapters] == [["sec-01", "sec-02", "sec-03"]]
