@@ -20,6 +20,7 @@ from pipeline.grounding import (
     copied_share,
     duplicate_of,
     invented_numbers,
+    is_dump,
     is_echo,
     is_fragment,
     keeps_name,
@@ -37,10 +38,6 @@ from pipeline.text import TECHNICAL, numbers
 
 PROMPTS = ("notes", "outline", "write_paragraph", "translate_zh", "translate_en")
 LOW_CONFIDENCE = -1.0  # avg_logprob below this: Whisper was unsure of the segment
-# A sentence over 20 words (DUMP_MIN_CJK characters) with this share copied from one slide
-# is the slide's text dumped into prose.
-DUMP_SHARE = 0.8
-DUMP_MIN_CJK = 40
 PART_N = re.compile(r"Part \d+|第\s*\d+\s*部分")
 NORMALISE = jiwer.Compose(
     [jiwer.ToLowerCase(), jiwer.RemovePunctuation(), jiwer.RemoveMultipleSpaces(), jiwer.Strip()]
@@ -228,13 +225,8 @@ def misbound(source: DraftText, truth: Truth | None) -> int | None:
 def slide_dumps(source: DraftText, evidence: Evidence) -> int:
     """Long sentences that are mostly a slide's text copied word for word."""
     slides = [u.text for u in evidence.units if u.kind == "slide"]
-    lang = source.lang
-    count = 0
-    for sentence in (s for p in paragraphs(source) for s in split_sentences(p.text)):
-        long = len(sentence) >= DUMP_MIN_CJK if lang == "zh" else len(sentence.split()) > 20
-        if long and any(copied_share(sentence, t, lang) >= DUMP_SHARE for t in slides):
-            count += 1
-    return count
+    sentences = [s for p in paragraphs(source) for s in split_sentences(p.text)]
+    return sum(any(is_dump(s, slide, source.lang) for slide in slides) for s in sentences)
 
 
 def heading_metrics(draft: Draft, evidence: Evidence, language: str) -> dict:

@@ -58,6 +58,11 @@ MAX_FACT_CHARS = 200  # a longer line is speech, cut into sentences
 BINDING_MARGIN = 0.25
 NUMBERED_WORD = re.compile(r"[A-Za-z]*\d[\w.]*")
 NEGATION = re.compile(r"^(?:un|non-?)(?=[a-z]{4,})")
+# A sentence over DUMP_MIN_WORDS words (DUMP_MIN_CJK Chinese characters) with this share
+# copied from one slide is the slide's text dumped into prose.
+DUMP_SHARE = 0.8
+DUMP_MIN_WORDS = 20
+DUMP_MIN_CJK = 40
 # A title is a slide fragment when it sits inside a longer line of a slide or of speech.
 FRAGMENT_MIN_WORDS = 3
 FRAGMENT_MIN_CJK = 6
@@ -386,3 +391,13 @@ def flipped_words(sentence: str, source: str) -> list[str]:
         if (base != word and base in said) or negated & said:
             flips.append(word)
     return sorted(flips)
+
+
+def is_dump(sentence: str, slide: str, lang: str) -> bool:
+    """A long sentence that is mostly the slide's text word for word: bullets strung into
+    prose, not written."""
+    if lang == "zh":
+        long = sum(map(len, CJK_RUN.findall(sentence))) >= DUMP_MIN_CJK
+    else:
+        long = len(sentence.split()) > DUMP_MIN_WORDS
+    return long and copied_share(sentence, slide, lang) >= DUMP_SHARE

@@ -23,6 +23,7 @@ from pipeline.grounding import (
     duplicate_of,
     flipped_words,
     invented_numbers,
+    is_dump,
     is_echo,
     keeps_name,
     kept_terms,
@@ -107,6 +108,10 @@ def notes_listing(claims: list[Claim]) -> str:
     return "\n".join(f"{n}. {claim.statement}" for n, claim in enumerate(claims, start=1))
 
 
+def citations_of(claims: list[Claim]) -> list[str]:
+    return list(dict.fromkeys(u for c in claims for u in c.units))
+
+
 def revise_note(findings: list[str]) -> str:
     return REVISE_NOTE.format(findings="; ".join(dict.fromkeys(findings)))
 
@@ -154,6 +159,14 @@ class Writer:
         ]
         if duplicate_of(text, earlier) is not None:
             found.append("repeats an earlier paragraph")
+        cited = [self.units[u] for u in citations_of(claims) if u in self.units]
+        slides = [u.text for u in cited if u.kind == "slide"]
+        found += [
+            f"strings the slide's text together word for word: say it in sentences of your "
+            f"own: {sentence!r}"
+            for sentence in split_sentences(text)
+            if any(is_dump(sentence, slide, self.source_language) for slide in slides)
+        ]
         return found
 
     def copy_findings(self, text: str, claims: list[Claim]) -> list[str]:
@@ -251,7 +264,7 @@ class Writer:
         self, claims: list[Claim], chapter: str, where: str, earlier: list[str]
     ) -> DraftParagraph | None:
         lang = self.source_language
-        citations = list(dict.fromkeys(u for c in claims for u in c.units))
+        citations = citations_of(claims)
 
         def render(revise: str):
             return self.prompts.write_paragraph.render(

@@ -301,3 +301,37 @@ def test_a_chapter_too_thin_to_stand_joins_its_neighbour():
         "The CPU prepares a batch. The GPU runs one. They overlap.",
         "The overlapped scheduler fixes this.",
     ]
+
+
+def test_a_slide_strung_into_a_sentence_is_redrafted():
+    slide = EvidenceUnit(
+        id="s-05",
+        kind="slide",
+        text="Releases\nv0.1 (July 2024) — 5x higher throughput with automatic KV cache reuse\n"
+        "v0.1 (July 2024) — 3x faster grammar-based constrained decoding",
+        slide=5,
+    )
+    evidence = Evidence(units=[*EVIDENCE.units, slide])
+    claim = Claim(
+        statement="v0.1 gave 5x higher throughput with automatic KV cache reuse and 3x faster "
+        "grammar-based constrained decoding.",
+        units=["s-05"],
+        numbers=["5", "3", "0.1"],
+        terms=["KV cache"],
+    )
+    dump = (
+        "The releases were v0.1 (July 2024) 5x higher throughput with automatic KV cache reuse "
+        "v0.1 (July 2024) 3x faster grammar-based constrained decoding."
+    )
+    written = (
+        "In July 2024, v0.1 reused the KV cache automatically for 5x higher throughput, and "
+        "its grammar-based constrained decoding ran 3x faster."
+    )
+    zh = "2024 年夏天的 v0.1 自动复用 KV cache，吞吐提高 5 倍，基于语法的约束解码快 3 倍。"
+    draft, _, _ = draft_with(
+        [dump, written], [zh, "版本", "标题", "摘要句。"], evidence=evidence, claims=(claim,)
+    )
+    assert draft.en.sections[0].paragraphs[0].text == written
+    revision = draft.revisions[0]
+    assert revision.action == "redrafted"
+    assert any("strings the slide's text together" in f for f in revision.findings)
