@@ -13,6 +13,7 @@ from pathlib import Path
 import jiwer
 from autocorrect_py import lint_for
 
+from pipeline import terminology
 from pipeline.draft import MIN_CHAPTER_SENTENCES, sentence_count
 from pipeline.grounding import (
     MIN_SUPPORT,
@@ -61,6 +62,7 @@ BETTER = {
     "recognition_leaks": -1,
     "stub_chapters": -1,
     "fragment_headings": -1,
+    "zh_term_violations": -1,
     "terms_right_en": 1,
     "terms_right_zh": 1,
     "sections_cited": 1,
@@ -187,11 +189,18 @@ def article_metrics(
     sections = notes.sections if notes else []
     covered = [any(u in cited_ids for u in s.unit_ids) for s in sections]
     names = kept_terms(terms)
+    english = [p.text for p in paragraphs(draft.en)] if language != "zh" else []
+    chinese = [p.text for p in paragraphs(draft.zh)]
+    term_problems = sum(
+        len(terminology.violations(zh, en))
+        for zh, en in zip(chinese, english or [None] * len(chinese), strict=False)
+    )
     leaks = [m for m in (truth.misheard if truth else []) for t in all_text if mentions(t, m)]
     return {
         "misbound_numbers": misbound(source, truth),
         "slide_dumps": slide_dumps(source, evidence),
         "recognition_leaks": len(leaks),
+        "zh_term_violations": term_problems,
         "facts_covered": facts,
         "missed_facts": missed,
         "invented_numbers": invented,

@@ -29,7 +29,7 @@ def test_missing_and_unexpected_variables_are_errors():
 
 def test_render_fills_every_placeholder():
     rendered = load_prompt("translate_zh").render(
-        kind="标题", text="KV cache paging", terms="KV cache", revise=""
+        kind="标题", text="KV cache paging", terms="KV cache", glossary="-", revise=""
     )
     assert "{{" not in rendered.system + rendered.user
     assert "KV cache paging" in rendered.user

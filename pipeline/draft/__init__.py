@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from pipeline import terminology
 from pipeline.evidence import term_pattern
 from pipeline.grounding import (
     cited_text,
@@ -212,6 +213,8 @@ class Writer:
             for t in self.terms_in(source)
             if not keeps_name(text, t)
         ]
+        if target == "zh":
+            found += terminology.missing_forms(text, source)
         return found
 
     def common_findings(self, text: str, language: str) -> list[str]:
@@ -220,6 +223,8 @@ class Writer:
             f"not in {LANGUAGE_NAMES[language]}: {s!r}"
             for s in wrong_language_sentences(text, language, self.terms)
         ]
+        if language == "zh":
+            found += terminology.wrong_forms(text)
         return found
 
     def cited_text(self, claims: list[Claim]) -> str:
@@ -330,7 +335,11 @@ class Writer:
         def render(revise: str):
             terms = ", ".join(self.terms_in(text)) or "-"
             return prompt.render(
-                kind=KIND_NAMES[target][kind], text=text, terms=terms, revise=revise
+                kind=KIND_NAMES[target][kind],
+                text=text,
+                terms=terms,
+                glossary=terminology.guide(text, target),
+                revise=revise,
             )
 
         def check(result: str) -> list[str]:

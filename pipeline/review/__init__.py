@@ -7,6 +7,7 @@ run on the final text of both languages, so what drafting could not fix shows up
 
 from collections.abc import Iterator
 
+from pipeline import terminology
 from pipeline.grounding import (
     cited_text,
     duplicate_of,
@@ -158,6 +159,21 @@ def check_repeats(drafts: tuple[DraftText, ...]) -> Check:
     return check("no_repeated_sentences", findings)
 
 
+def check_terminology(draft: Draft, source_language: str) -> Check:
+    """The house's Chinese terms: never a word-by-word form ("令牌" for token), and in a
+    translation from English each term of the source in one of its forms."""
+    english = dict(paragraphs(draft.en)) if source_language != "zh" else {}
+    findings = []
+    for where, par in [*paragraphs(draft.zh), *headings(draft.zh)]:
+        text = par.text if isinstance(par, DraftParagraph) else par
+        source = english.get(where.replace("zh ", "en ", 1))
+        findings += [
+            f"{where}: {problem}"
+            for problem in terminology.violations(text, source.text if source else None)
+        ]
+    return check("terminology", findings)
+
+
 def check_titles(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
     lines = evidence.lines()
     findings = [
@@ -191,6 +207,7 @@ def review(
         check_echoes(drafts, prompts, draft.tags),
         check_duplicates(drafts),
         check_repeats(drafts),
+        check_terminology(draft, source_language),
         check_titles(drafts, evidence),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"

@@ -136,3 +136,11 @@ def test_a_number_moved_to_another_subject_fails_numbers_bound():
         )
         checks = {c.name: c for c in review_draft(draft, evidence, "en", [], PROMPTS).checks}
         assert checks["numbers_bound"].passed is passed, checks["numbers_bound"].findings
+
+
+def test_word_by_word_chinese_terms_fail_terminology():
+    zh = [ZH[0], "缓存按需分配，每块 16 个令牌。"]
+    result, checks = review(EN, zh)
+    assert not checks["terminology"].passed
+    assert any("zh §1¶2" in f and "令牌" in f for f in checks["terminology"].findings)
+    assert result.card.verdict == "需修改"  # a wording fault, not a trust fault

@@ -1,0 +1,96 @@
+"""One Chinese terminology (terminology.yaml): for each English AI-systems term, the one
+form Chinese text uses, and the word-by-word translations it never uses ("令牌" for
+token, "垂直开销" for overhead). Translation is told the forms; drafting, the review and the
+benchmark check them.
+"""
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from pipeline.text import has_cjk
+
+SOURCE = Path(__file__).with_name("terminology.yaml")
+KEEP = "keep"
+
+
+@dataclass(frozen=True)
+class Term:
+    en: str
+    zh: str  # the Chinese form, or the English term itself when the house keeps it
+    also: tuple[str, ...] = ()
+    never: tuple[str, ...] = ()
+
+    def forms(self) -> tuple[str, ...]:
+        return (self.zh, *self.also)
+
+
+@functools.cache
+def terms() -> tuple[Term, ...]:
+    entries = yaml.safe_load(SOURCE.read_text(encoding="utf-8"))
+    found = []
+    for en, policy in entries.items():
+        policy = policy if isinstance(policy, dict) else {"zh": policy}
+        zh = en if policy["zh"] == KEEP else policy["zh"]
+        found.append(Term(en, zh, tuple(policy.get("also", ())), tuple(policy.get("never", ()))))
+    return tuple(found)
+
+
+@functools.cache
+def english(term: str) -> re.Pattern:
+    """The term as whole words in any case, plural too ("tokens", "KV caches")."""
+    words = r"[-\s]?".join(re.escape(w) for w in re.split(r"[-\s]+", term))
+    return re.compile(rf"(?<![A-Za-z0-9]){words}(?:e?s)?(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def has_form(text: str, form: str) -> bool:
+    return form in text if has_cjk(form) else bool(english(form).search(text))
+
+
+def terms_in(text: str) -> list[Term]:
+    """The terms an English text uses."""
+    return [term for term in terms() if english(term.en).search(text)]
+
+
+def chinese_terms_in(text: str) -> list[Term]:
+    """The terms a Chinese text writes in one of their Chinese forms."""
+    return [t for t in terms() if any(has_cjk(f) and f in text for f in t.forms())]
+
+
+def guide(text: str, target: str) -> str:
+    """How the terms of `text` are written in the `target` language, for the translator:
+    "throughput → 吞吐量" into Chinese, "吞吐量 → throughput" into English."""
+    if target == "zh":
+        pairs = [(t.en, t.zh) for t in terms_in(text)]
+    else:
+        pairs = [(next(f for f in t.forms() if f in text), t.en) for t in chinese_terms_in(text)]
+    return "; ".join(f"{a} → {b}" for a, b in pairs) or "-"
+
+
+def wrong_forms(chinese: str) -> list[str]:
+    """Word-by-word translations the house never writes, with the form it writes."""
+    return [
+        f"{bad!r} is not how {term.en!r} is written: write {term.zh!r}"
+        for term in terms()
+        for bad in term.never
+        if bad in chinese
+    ]
+
+
+def missing_forms(chinese: str, source: str) -> list[str]:
+    """Terms of the English `source` that its Chinese translation writes in none of
+    their forms."""
+    return [
+        f"{term.en!r} is written {term.zh!r}"
+        for term in terms_in(source)
+        if not any(has_form(chinese, form) for form in term.forms())
+    ]
+
+
+def violations(chinese: str, source: str | None = None) -> list[str]:
+    """Where Chinese text breaks the terminology: a form it never uses, or (translated
+    from English `source`) a term of the source not written in one of its forms."""
+    return wrong_forms(chinese) + (missing_forms(chinese, source) if source else [])

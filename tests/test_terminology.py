@@ -1,0 +1,42 @@
+from pipeline.terminology import guide, missing_forms, terms, violations, wrong_forms
+
+EN = (
+    "The model worker returns the next token ids while the GPU runs, hiding the CPU "
+    "overhead; at batch size 256 and input length 4096 throughput rises."
+)
+WORD_BY_WORD = (
+    "模型工人在 GPU 运行时返回下一个令牌 ID，隐藏 CPU 垂直开销；"
+    "批大小 256、输入链路 4096 时吞吐量上升。"
+)
+WRITTEN = (
+    "model worker 在 GPU 运行时返回下一个 token 的 ID，隐藏 CPU 开销；"
+    "批大小为 256、输入长度为 4096 时，吞吐量上升。"
+)
+
+
+def test_the_terminology_has_hundreds_of_consistent_entries():
+    entries = terms()
+    assert len(entries) >= 200
+    right = {form for t in entries for form in t.forms()}
+    wrong = {bad for t in entries for bad in t.never}
+    assert not right & wrong  # no form is both right for one term and wrong for another
+    assert len({t.en.lower() for t in entries}) == len(entries)
+
+
+def test_word_by_word_chinese_is_found_and_written_chinese_passes():
+    found = violations(WORD_BY_WORD, EN)
+    assert any("'令牌' is not how 'token' is written" in f for f in found)
+    assert any("'垂直开销'" in f for f in found)
+    assert any("'input length' is written '输入长度'" in f for f in found)
+    assert violations(WRITTEN, EN) == []
+
+
+def test_a_chinese_text_alone_is_held_to_the_forms_it_never_uses():
+    assert wrong_forms("每个令牌都要算注意力。") and not wrong_forms("每个 token 都要算注意力。")
+    assert missing_forms("每个 token 都要算注意力。", "Every token needs attention.") == []
+
+
+def test_the_translator_is_told_the_forms_both_ways():
+    assert "overhead → 开销" in guide(EN, "zh") and "token → token" in guide(EN, "zh")
+    assert "吞吐量 → throughput" in guide(WRITTEN, "en")
+    assert guide("Thank you.", "zh") == "-"
