@@ -13,7 +13,7 @@ from pathlib import Path
 import jiwer
 from autocorrect_py import lint_for
 
-from pipeline import terminology
+from pipeline import fidelity, terminology
 from pipeline.draft import MIN_CHAPTER_SENTENCES, sentence_count
 from pipeline.grounding import (
     MIN_SUPPORT,
@@ -63,6 +63,7 @@ BETTER = {
     "stub_chapters": -1,
     "fragment_headings": -1,
     "zh_term_violations": -1,
+    "unfaithful_translations": -1,
     "terms_right_en": 1,
     "terms_right_zh": 1,
     "sections_cited": 1,
@@ -195,12 +196,18 @@ def article_metrics(
         len(terminology.violations(zh, en))
         for zh, en in zip(chinese, english or [None] * len(chinese), strict=False)
     )
+    source_pars, target = (draft.zh, draft.en) if language == "zh" else (draft.en, draft.zh)
+    unfaithful = sum(
+        bool(fidelity.unfaithful(a.text, b.text, target.lang))
+        for a, b in zip(paragraphs(source_pars), paragraphs(target), strict=False)
+    )
     leaks = [m for m in (truth.misheard if truth else []) for t in all_text if mentions(t, m)]
     return {
         "misbound_numbers": misbound(source, truth),
         "slide_dumps": slide_dumps(source, evidence),
         "recognition_leaks": len(leaks),
         "zh_term_violations": term_problems,
+        "unfaithful_translations": unfaithful,
         "facts_covered": facts,
         "missed_facts": missed,
         "invented_numbers": invented,

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from pipeline import terminology
+from pipeline import fidelity, terminology
 from pipeline.evidence import term_pattern
 from pipeline.grounding import (
     cited_text,
@@ -215,7 +215,7 @@ class Writer:
         ]
         if target == "zh":
             found += terminology.missing_forms(text, source)
-        return found
+        return found + fidelity.unfaithful(source, text, target)
 
     def common_findings(self, text: str, language: str) -> list[str]:
         found = ["repeats the instructions"] if is_echo(text, self.echo_lines) else []

@@ -7,7 +7,7 @@ run on the final text of both languages, so what drafting could not fix shows up
 
 from collections.abc import Iterator
 
-from pipeline import terminology
+from pipeline import fidelity, terminology
 from pipeline.grounding import (
     cited_text,
     duplicate_of,
@@ -159,6 +159,21 @@ def check_repeats(drafts: tuple[DraftText, ...]) -> Check:
     return check("no_repeated_sentences", findings)
 
 
+def check_fidelity(draft: Draft, source_language: str) -> Check:
+    """Each translated paragraph says what its source paragraph says (pipeline.fidelity)."""
+    source, target = (draft.zh, draft.en) if source_language == "zh" else (draft.en, draft.zh)
+    originals = dict(paragraphs(source))
+    findings = []
+    for where, par in paragraphs(target):
+        original = originals.get(where.replace(f"{target.lang} ", f"{source.lang} ", 1))
+        if original is not None:
+            findings += [
+                f"{where}: {problem}"
+                for problem in fidelity.unfaithful(original.text, par.text, target.lang)
+            ]
+    return check("translations_faithful", findings)
+
+
 def check_terminology(draft: Draft, source_language: str) -> Check:
     """The house's Chinese terms: never a word-by-word form ("令牌" for token), and in a
     translation from English each term of the source in one of its forms."""
@@ -208,6 +223,7 @@ def review(
         check_duplicates(drafts),
         check_repeats(drafts),
         check_terminology(draft, source_language),
+        check_fidelity(draft, source_language),
         check_titles(drafts, evidence),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"

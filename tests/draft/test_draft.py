@@ -351,3 +351,9 @@ def test_a_translation_in_word_by_word_terms_is_redone():
     assert any("'令牌' is not how 'token' is written" in f for f in draft.revisions[0].findings)
     first = next(r for r in endpoint.requests if "翻译" in r["messages"][0]["content"])
     assert "token → token" in first["messages"][1]["content"]  # the translator was told
+
+
+def test_a_placeholder_translation_is_redone():
+    draft, _, _ = draft_with([GOOD], ["这一段的译文。", ZH, "分页", "标题", "内存浪费带来分页。"])
+    assert draft.zh.sections[0].paragraphs[0].text == ZH
+    assert any("much shorter" in f for f in draft.revisions[0].findings)

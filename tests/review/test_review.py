@@ -144,3 +144,10 @@ def test_word_by_word_chinese_terms_fail_terminology():
     assert not checks["terminology"].passed
     assert any("zh §1¶2" in f and "令牌" in f for f in checks["terminology"].findings)
     assert result.card.verdict == "需修改"  # a wording fault, not a trust fault
+
+
+def test_a_placeholder_translation_fails_translations_faithful():
+    result, checks = review(EN, [ZH[0], "这一段的译文。"])
+    assert not checks["translations_faithful"].passed
+    assert any(f.startswith("zh §1¶2") for f in checks["translations_faithful"].findings)
+    assert result.card.verdict != "推荐收录"

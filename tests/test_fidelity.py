@@ -1,0 +1,43 @@
+"""The translation checks against seeded faults, with the real bundled embeddings."""
+
+import pytest
+
+from pipeline.fidelity import expansions, unfaithful
+
+EN = (
+    "When every request reserves the maximum length, 60 to 80 percent of KV cache memory is "
+    "wasted. PagedAttention instead keeps the KV cache in 16-token blocks handed out on demand."
+)
+ZH = (
+    "当每个请求都预留最大长度时，60 到 80% 的 KV cache 内存被浪费。"
+    "PagedAttention 则把 KV cache 存进按需分配的 16 个 token 的块中。"
+)
+
+
+def test_a_faithful_translation_passes_both_ways():
+    assert unfaithful(EN, ZH, "zh") == []
+    assert unfaithful(ZH, EN, "en") == []
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    [
+        "这一段的译文。",
+        "分页",
+        "为每个请求预留最大长度会浪费内存。",
+    ],  # a stand-in, a title, half of it
+)
+def test_a_placeholder_or_a_truncated_translation_fails(placeholder):
+    assert unfaithful(EN, placeholder, "zh")
+
+
+def test_an_expansion_the_source_does_not_give_is_a_finding():
+    source = "我们用 RAG 把相关文档放进模型的上下文，再让模型回答问题。"
+    invented = (
+        "We put the relevant documents into the model's context with RAG (Reactive Augmented "
+        "Generation) and let it answer."
+    )
+    assert expansions(invented, source) == ["RAG (Reactive Augmented Generation)"]
+    assert any("explains RAG" in f for f in unfaithful(source, invented, "en"))
+    given = "RAG (Retrieval Augmented Generation) 把文档放进上下文。"
+    assert expansions("RAG (Retrieval Augmented Generation) puts documents in.", given) == []
