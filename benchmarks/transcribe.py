@@ -31,10 +31,14 @@ from faster_whisper import WhisperModel, decode_audio
 from pipeline.deck import read_deck
 from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
+from pipeline.evidence import build_evidence
+from pipeline.evidence.options import EvidenceOptions
 from pipeline.models import resolve_whisper
 from pipeline.schema import Talk, TalkMeta
 from pipeline.settings import Settings
 from pipeline.talk import read_talk
+from pipeline.timeline import build_timeline
+from pipeline.timeline.options import TimelineOptions
 from pipeline.transcript import transcribe, whisper_hotwords
 from pipeline.transcript.media import probe_audio
 from pipeline.transcript.options import TranscriptOptions
@@ -123,9 +127,10 @@ def vocabulary_cases(model) -> dict:
     from make_vocabulary_cases import build, load_cases
 
     recordings = build()
-    right = total = false = 0
+    right = total = false = false_screen = screen = 0
     for case in load_cases():
-        vocabulary = collect_terms(read_deck_file(case.deck), [])
+        deck = read_deck_file(case.deck)
+        vocabulary = collect_terms(deck, [])
         media = recordings[case.id]
         talk = Talk(slug=case.id, folder=media.parent, media=media, meta=TalkMeta(language="en"))
         result = transcribe(talk, model, OPTS, vocabulary)
@@ -136,6 +141,17 @@ def vocabulary_cases(model) -> dict:
             if extra > 0:
                 false += extra
                 print(f"{case.id}: {extra} false correction(s) to {term!r}")
+        # Then the slide on screen (a timeline by text: the cases are audio) corrects it.
+        with tempfile.TemporaryDirectory() as root:
+            timeline = build_timeline(talk, result, deck, Path(root), TimelineOptions())
+        evidence = build_evidence(result, deck, timeline, vocabulary, EvidenceOptions())
+        screen += len(evidence.corrections)
+        spoken = " ".join(u.text for u in evidence.units if u.kind == "transcript")
+        for term in {c.corrected for c in evidence.corrections}:
+            extra = said(spoken, term) - said(case.reference, term)
+            if extra > 0:
+                false_screen += extra
+                print(f"{case.id}: {extra} false on-screen correction(s) to {term!r}")
         if not case.matches_deck:
             continue
         for term, count in expected.items():
@@ -146,7 +162,12 @@ def vocabulary_cases(model) -> dict:
         print(f"{case.id}: vocabulary {vocabulary}")
         print(f"{case.id}: {text}")
         print(f"{case.id}: corrections {[(c.original, c.corrected) for c in result.corrections]}")
-    return {"terms_right_real_decks": round(right / total, 3), "false_corrections": false}
+    return {
+        "terms_right_real_decks": round(right / total, 3),
+        "false_corrections": false,
+        "screen_corrections": screen,
+        "false_screen_corrections": false_screen,
+    }
 
 
 def peak_rss_mb() -> float:

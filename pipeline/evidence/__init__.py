@@ -12,7 +12,9 @@ import re
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from pipeline.evidence.options import EvidenceOptions
+from pipeline.evidence.screen import correct_on_screen
 from pipeline.schema import (
+    Correction,
     Deck,
     Evidence,
     EvidenceUnit,
@@ -204,6 +206,23 @@ def first_occurrences(
     return entries
 
 
+def corrected_by_slides(
+    units: list[EvidenceUnit], deck: Deck, terms: list[str]
+) -> tuple[list[EvidenceUnit], list[Correction]]:
+    """Speech units with the names of the slide on screen spelled as it shows them."""
+    shown = {slide.index: "\n".join(slide.texts(notes=False)) for slide in deck.slides}
+    fixed, corrections = [], []
+    for unit in units:
+        if unit.slide in shown and unit.start is not None:
+            text, found = correct_on_screen(
+                unit.text, unit.start, unit.slide, shown[unit.slide], set(terms)
+            )
+            unit = unit.model_copy(update={"text": text}) if found else unit
+            corrections += found
+        fixed.append(unit)
+    return fixed, corrections
+
+
 def build_evidence(
     transcript: Transcript,
     deck: Deck | None,
@@ -212,11 +231,13 @@ def build_evidence(
     opts: EvidenceOptions,
 ) -> Evidence:
     """`terms` is the vocabulary the transcription was steered with (glossary + deck)."""
-    units = speech_units(transcript, timeline, opts)
+    units, corrections = speech_units(transcript, timeline, opts), []
     if deck is not None:
+        units, corrections = corrected_by_slides(units, deck, terms)
         units += slide_units(deck)
     return Evidence(
         language=transcript.language,
         units=units,
         glossary=first_occurrences(terms, units, timeline),
+        corrections=corrections,
     )

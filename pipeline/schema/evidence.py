@@ -5,6 +5,7 @@ from typing import Literal
 from pydantic import Field
 
 from pipeline.schema.base import Contract, StageOutput
+from pipeline.schema.transcript import Correction
 
 
 class EvidenceUnit(Contract):
@@ -29,6 +30,9 @@ class Evidence(StageOutput):
     language: str = Field("en", description="the talk's language, ISO 639-1")
     units: list[EvidenceUnit]
     glossary: list[GlossaryEntry] = Field(default_factory=list)
+    corrections: list[Correction] = Field(
+        default_factory=list, description="speech corrected by the slide on screen"
+    )
 
     def by_id(self) -> dict[str, EvidenceUnit]:
         return {unit.id: unit for unit in self.units}

@@ -25,12 +25,14 @@ class Segment(Contract):
 
 
 class Correction(Contract):
-    """A recognised spelling replaced by a glossary/deck term, kept for audit."""
+    """A recognised spelling replaced by a glossary/deck term, or by a name on the slide on
+    screen, kept for audit."""
 
     start: float = Field(description="start of the segment it was made in")
     original: str
     corrected: str
     score: float = Field(description="rapidfuzz similarity, 0-100")
+    slide: int | None = Field(None, description="the slide on screen whose spelling won")
 
 
 class DroppedSegment(Contract):
