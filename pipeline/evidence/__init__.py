@@ -13,6 +13,7 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.screen import correct_on_screen
+from pipeline.evidence.spoken import is_credits, joint, without_fillers
 from pipeline.schema import (
     Correction,
     Deck,
@@ -48,16 +49,23 @@ def speech_id(seconds: float) -> str:
 
 
 class SpokenText:
-    """The talk's speech as one string, with a way back from a character to a time."""
+    """The talk's speech as one string, with a way back from a character to a time.
+    Unpunctuated Chinese cues are joined by the punctuation their pause calls for."""
 
     def __init__(self, segments: list[Segment], language: str) -> None:
         self.segments = segments
         self.offsets, text = [], ""
+        previous: Segment | None = None
         for segment in self.segments:
-            if text:
-                text += glue(text, language)
+            piece = segment.text.strip()
+            if text and previous is not None:
+                punctuation = language in CJK_LANGUAGES and joint(
+                    text, piece, segment.start - previous.end
+                )
+                text += punctuation or glue(text, language)
             self.offsets.append(len(text))
-            text += segment.text.strip()
+            text += piece
+            previous = segment
         self.text = text
 
     def time_at(self, char: int) -> float:
@@ -69,6 +77,18 @@ class SpokenText:
         return round(segment.start + (segment.end - segment.start) * share, 3)
 
 
+def spoken_content(segments: list[Segment]) -> list[Segment]:
+    """The segments that say something: credits left out, opening fillers cut."""
+    kept = []
+    for segment in segments:
+        text = without_fillers(segment.text)
+        if text and not is_credits(text):
+            kept.append(
+                segment if text == segment.text else segment.model_copy(update={"text": text})
+            )
+    return kept
+
+
 def passages(
     transcript: Transcript, timeline: Timeline | None, max_pause_s: float
 ) -> list[list[Segment]]:
@@ -76,7 +96,7 @@ def passages(
     slide change (so its slide link is exact) or a silence (so its times are tight)."""
     groups: list[list[Segment]] = []
     previous_slide, previous_end = object(), 0.0
-    for segment in sentences(transcript):
+    for segment in spoken_content(sentences(transcript)):
         middle = (segment.start + segment.end) / 2
         slide = timeline.slide_for(middle, middle) if timeline else None
         if groups and slide == previous_slide and segment.start - previous_end <= max_pause_s:

@@ -1,8 +1,11 @@
+import re
+
 from pipeline.deck import read_deck
 from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
 from pipeline.evidence import build_evidence, slide_facts, speech_id, term_pattern
 from pipeline.evidence.options import EvidenceOptions
+from pipeline.evidence.spoken import without_fillers
 from pipeline.schema import Bullet, Deck, Segment, Slide, Timeline, TimelineSpan, Transcript
 from pipeline.text import estimate_tokens
 from pipeline.timeline import build_timeline
@@ -149,8 +152,10 @@ def test_units_of_unpunctuated_chinese_subtitles_keep_their_times():
     assert starts == sorted(starts)
     # cut between cues, where the speaker paused (or between words of a cue), never
     # inside a word ("20" | "24年")
-    words = {w for s in transcript.segments for w in s.text.split()}
-    spoken = [u.text.split() for u in units if u.kind == "transcript"]
+    # (a cue's opening filler, "啊", is cut)
+    words = {w for s in transcript.segments for w in without_fillers(s.text).split()}
+    # cues are joined by punctuation now ("，" or "。" by the pause), words by spaces
+    spoken = [re.split(r"[\s，。]+", u.text.strip("，。 ")) for u in units]
     assert all(text[0] in words and text[-1] in words for text in spoken)
 
 

@@ -1,0 +1,55 @@
+"""Spoken Chinese made ready to write from: credits and fillers left out, cues punctuated.
+
+Chinese subtitles often carry the video's credits as their first cue ("内容/录制：…，视频剪
+辑/字幕：…") and the speaker's fillers ("嗯", "呃", "哎呀"), and are mostly unpunctuated: one
+cue, one breath. None of that is content, and a paragraph written from raw cues reads as
+raw cues. Punctuation comes from the pauses: a long pause ends a sentence, a short one a
+clause.
+"""
+
+import re
+
+from pipeline.text import CJK_CHARS
+
+CREDIT_ROLES = (
+    "录制",
+    "剪辑",
+    "字幕",
+    "后期",
+    "制作",
+    "出品",
+    "策划",
+    "配音",
+    "摄像",
+    "校对",
+    "监制",
+)
+ENGLISH_CREDITS = re.compile(r"\b(?:subtitles?|captions?|edited|transcribed|filmed) by\b", re.I)
+# Interjections that open a cue without saying anything ("嗯 我们先看", "哎呀录个课").
+LEADING_FILLERS = re.compile(r"^(?:[嗯啊呃哦唉欸诶额]+|哎呀|哎|那个那个)[\s，,、。…]*")
+FILLER_ONLY = re.compile(r"^[嗯啊呃哦唉欸诶额哎呀\s，,、。…！？!?]*$")
+SENTENCE_PAUSE_S = 0.6  # a pause this long between two cues ends a sentence
+CJK_END = re.compile(f"[{CJK_CHARS}]$")
+CJK_START = re.compile(f"^[{CJK_CHARS}]")
+
+
+def is_credits(text: str) -> bool:
+    """A cue naming who recorded, edited or subtitled the video."""
+    roles = sum(role in text for role in CREDIT_ROLES)
+    named = roles >= 1 and bool(re.search(r"[：:]", text))
+    return roles >= 2 or named or bool(ENGLISH_CREDITS.search(text))
+
+
+def without_fillers(text: str) -> str:
+    """The cue without the interjections it opens with; empty if it is nothing else."""
+    if FILLER_ONLY.match(text):
+        return ""
+    return LEADING_FILLERS.sub("", text.strip())
+
+
+def joint(before: str, after: str, pause_s: float) -> str | None:
+    """The punctuation between two unpunctuated Chinese cues, from the pause between them;
+    None when either side is not Chinese or already punctuated."""
+    if not (CJK_END.search(before) and CJK_START.search(after)):
+        return None
+    return "。" if pause_s >= SENTENCE_PAUSE_S else "，"

@@ -1,0 +1,35 @@
+from pipeline.evidence import build_evidence
+from pipeline.evidence.options import EvidenceOptions
+from pipeline.evidence.spoken import is_credits, joint, without_fillers
+from pipeline.schema import Segment, Transcript
+
+
+def test_credits_and_fillers_are_not_content():
+    assert is_credits("内容/录制:Z0MI酱，视频剪辑/字幕:梁嘉铭")
+    assert is_credits("Subtitles by the community")
+    assert not is_credits("我们先看字幕里的时间戳怎么对齐")  # the word alone is content
+    assert without_fillers("嗯 我们先看调度器") == "我们先看调度器"
+    assert without_fillers("哎呀录个课真不容易") == "录个课真不容易"
+    assert without_fillers("嗯……啊") == ""
+    assert without_fillers("啊这个问题") == "这个问题"
+
+
+def test_unpunctuated_cues_are_joined_by_their_pauses():
+    assert joint("我们先看调度器", "然后看显存", 0.1) == "，"
+    assert joint("我们先看调度器", "然后看显存", 1.2) == "。"
+    assert joint("我们先看 vLLM", "然后看显存", 0.1) is None  # a Latin end keeps its space
+    assert joint("我们先看调度器。", "然后看显存", 0.1) is None
+
+
+def test_a_chinese_lecture_becomes_punctuated_speech_without_credits():
+    cues = [
+        (0.0, 1.8, "内容/录制:Z0MI酱，视频剪辑/字幕:梁嘉铭"),
+        (2.0, 4.0, "嗯 大家好我们来看推理框架"),
+        (4.0, 6.0, "先看一下总体"),
+        (7.5, 9.0, "再看 KV cache 怎么管理"),
+    ]
+    segments = [Segment(start=a, end=b, text=t) for a, b, t in cues]
+    transcript = Transcript(source="subtitles", language="zh", duration=9.0, segments=segments)
+    [unit] = build_evidence(transcript, None, None, [], EvidenceOptions()).units
+    assert unit.text == "大家好我们来看推理框架，先看一下总体。再看 KV cache 怎么管理"
+    assert unit.start == 2.0
