@@ -47,7 +47,11 @@ def english(term: str) -> re.Pattern:
 
 
 def has_form(text: str, form: str) -> bool:
-    return form in text if has_cjk(form) else bool(english(form).search(text))
+    """A Chinese form is found with or without the spaces typesetting puts beside Latin
+    letters ("KV 缓存", "KV缓存"); an English one as whole words."""
+    if has_cjk(form):
+        return form.replace(" ", "") in text.replace(" ", "")
+    return bool(english(form).search(text))
 
 
 def terms_in(text: str) -> list[Term]:
@@ -76,7 +80,7 @@ def wrong_forms(chinese: str) -> list[str]:
         f"{bad!r} is not how {term.en!r} is written: write {term.zh!r}"
         for term in terms()
         for bad in term.never
-        if bad in chinese
+        if bad.replace(" ", "") in chinese.replace(" ", "")
     ]
 
 
