@@ -257,7 +257,16 @@ def is_fragment(title: str, lines: list[str]) -> bool:
     )
     if not long_enough:
         return False
-    return any(norm in line and norm != line for line in map(_normal, lines))
+    return any(
+        norm in line and norm != line and norm not in parts
+        for line, parts in ((_normal(x), whole_parts(x)) for x in lines)
+    )
+
+
+def whole_parts(line: str) -> set[str]:
+    """The parts of a line around a colon or dash ("Technique2: Faster Constrained
+    Decoding"): each is a whole phrase, not a cut."""
+    return {_normal(part) for part in re.split(r"[:：]|\s[-–—]\s", line) if part.strip()}
 
 
 def duplicate_of(text: str, earlier: list[str]) -> int | None:

@@ -94,6 +94,18 @@ def missing_forms(chinese: str, source: str) -> list[str]:
     ]
 
 
+def with_house_forms(chinese: str) -> tuple[str, list[str]]:
+    """The text with each word-by-word form replaced by the house form (令牌 -> token), and
+    the replacements made: a small model keeps writing 令牌 however often it is told."""
+    made = []
+    for term in sorted(terms(), key=lambda t: -max((len(b) for b in t.never), default=0)):
+        for bad in sorted(term.never, key=len, reverse=True):
+            if bad in chinese:
+                chinese = chinese.replace(bad, term.zh)
+                made.append(f"{bad} -> {term.zh}")
+    return chinese, made
+
+
 def violations(chinese: str, source: str | None = None) -> list[str]:
     """Where Chinese text breaks the terminology: a form it never uses, or (translated
     from English `source`) a term of the source not written in one of its forms."""

@@ -160,3 +160,9 @@ def test_a_word_turned_into_its_negation_is_found():
     assert flipped_words("An optimized engine can waste 50% of its time.", source) == ["optimized"]
     assert flipped_words("An unoptimized engine can waste 50% of its time.", source) == []
     assert flipped_words("A non-blocking call.", "A blocking call waits.") == ["non-blocking"]
+
+
+def test_a_whole_part_of_a_slide_title_is_no_fragment():
+    lines = ["Technique2: Faster Constrained Decoding"]
+    assert not is_fragment("Faster Constrained Decoding", lines)
+    assert is_fragment("Decoding with jump", ["Faster Constrained Decoding with jump forward"])

@@ -1,4 +1,11 @@
-from pipeline.terminology import guide, missing_forms, terms, violations, wrong_forms
+from pipeline.terminology import (
+    guide,
+    missing_forms,
+    terms,
+    violations,
+    with_house_forms,
+    wrong_forms,
+)
 
 EN = (
     "The model worker returns the next token ids while the GPU runs, hiding the CPU "
@@ -40,3 +47,11 @@ def test_the_translator_is_told_the_forms_both_ways():
     assert "overhead → 开销" in guide(EN, "zh") and "token → token" in guide(EN, "zh")
     assert "吞吐量 → throughput" in guide(WRITTEN, "en")
     assert guide("Thank you.", "zh") == "-"
+
+
+def test_word_by_word_forms_are_replaced_by_the_house_forms():
+    fixed, made = with_house_forms(WORD_BY_WORD)
+    assert "令牌" not in fixed and "垂直开销" not in fixed and "输入链路" not in fixed
+    assert "CPU 开销" in fixed and "输入长度" in fixed
+    assert "令牌 -> token" in made
+    assert wrong_forms(fixed) == []

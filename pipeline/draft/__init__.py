@@ -241,16 +241,21 @@ class Writer:
         self,
         render: Callable[[str], object],
         check: Callable[[str], list[str]],
+        language: str,
         style: Callable[[str], list[str]] = lambda _: [],
     ) -> tuple[str | None, list[str], bool]:
         """Up to two tries, the second told the first one's findings. Returns the last text
         (None if the endpoint never gave one), the findings that caused a retry, and whether
         the text passed. `style` findings (copying the passages) ask for a second try but
-        fail nothing: a first text that only copies stands if the second one fails."""
+        fail nothing: a first text that only copies stands if the second one fails.
+        Chinese text gets the house's form of each term before it is checked (令牌 ->
+        token): the one thing a small model keeps getting wrong however it is told."""
         text, findings, revise, acceptable = None, [], "", None
         for first in (True, False):
             try:
                 text = self.llm.complete(render(revise), TextReply, MAX_TOKENS).text
+                if language == "zh":
+                    text = terminology.with_house_forms(text)[0]
                 problems = check(text)
             except InvalidReply as err:  # an outage (EndpointError) fails the stage
                 problems = [f"no valid reply: {err}"]
@@ -282,6 +287,7 @@ class Writer:
         text, findings, passed = self.attempt(
             render,
             lambda t: self.paragraph_findings(t, claims, earlier),
+            lang,
             lambda t: self.copy_findings(t, claims),
         )
         if not passed and text is not None and (rest := self.pruned(text, claims, earlier)):
@@ -347,7 +353,7 @@ class Writer:
                 return [] if has_cjk(result) == (target == "zh") else ["wrong language"]
             return self.translation_findings(text, result, target)
 
-        return self.attempt(render, check)
+        return self.attempt(render, check, target)
 
     def by_sentence(self, text: str, target: str) -> str | None:
         """The paragraph translated one sentence at a time, if that passes the checks."""

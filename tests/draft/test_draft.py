@@ -197,7 +197,7 @@ def test_a_number_of_the_notes_left_out_is_redrafted():
 
 
 def test_a_translation_that_drops_a_kept_term_is_redone():
-    translated = ZH.replace("PagedAttention", "分页注意力")
+    translated = ZH.replace("PagedAttention", "它")
     draft, _, _ = draft_with([GOOD], [translated, ZH, "分页", "标题", "内存浪费带来分页。"])
     assert draft.zh.sections[0].paragraphs[0].text == ZH
     assert draft.revisions[0].where == "zh §1¶1"
@@ -344,13 +344,14 @@ def test_a_slide_strung_into_a_sentence_is_redrafted():
     assert any("strings the slide's text together" in f for f in revision.findings)
 
 
-def test_a_translation_in_word_by_word_terms_is_redone():
+def test_word_by_word_terms_get_the_house_form_in_code():
     translated = ZH.replace("16 个 token", "16 个令牌")
-    draft, endpoint, _ = draft_with([GOOD], [translated, ZH, "分页", "标题", "内存浪费带来分页。"])
-    assert draft.zh.sections[0].paragraphs[0].text == ZH
-    assert any("'令牌' is not how 'token' is written" in f for f in draft.revisions[0].findings)
+    draft, endpoint, _ = draft_with([GOOD], [translated, "分页", "标题", "内存浪费带来分页。"])
+    # a small model keeps writing 令牌 however it is told: code writes the house form
+    assert draft.zh.sections[0].paragraphs[0].text == translated.replace("令牌", "token")
+    assert not any(r.where == "zh §1¶1" for r in draft.revisions)
     first = next(r for r in endpoint.requests if "翻译" in r["messages"][0]["content"])
-    assert "token → token" in first["messages"][1]["content"]  # the translator was told
+    assert "token → token" in first["messages"][1]["content"]  # and it was told
 
 
 def test_a_placeholder_translation_is_redone():
