@@ -6,7 +6,8 @@ whole deck. They leave names under six letters alone, because short names nearly
 too many words. Here the slide shown at that moment narrows the candidates to a handful,
 so a short name may be corrected, under rules that put precision first:
 
-- the heard word is no English word, and it is not a term of the deck anywhere;
+- the heard word is no English word (a hyphenated one is judged part by part: "sg-lane"
+  is none), and it is not a term of the deck anywhere;
 - the slide's name starts with the same letter, keeps the same digits, is at most one
   letter longer or shorter, and its letters are close (rapidfuzz ratio);
 - numbers are never corrected: "120" may be wrong for 128, but it may also be right.
@@ -37,6 +38,16 @@ def slide_names(text: str) -> set[str]:
     }
 
 
+def is_english(word: str) -> bool:
+    """An English word, or words joined by hyphens that each are ("low-overhead"); wordfreq
+    scores "sg-lane" by its parts, so a hyphenated word is judged part by part."""
+    parts = [part for part in word.lower().split("-") if part]
+    if len(parts) == 1:
+        return zipf_frequency(parts[0], "en") >= COMMON_WORD
+    # "sg" is common as an abbreviation: a part of a compound must be a word of its own
+    return all(len(p) >= 3 and zipf_frequency(p, "en") >= COMMON_WORD for p in parts)
+
+
 def digits(word: str) -> str:
     return re.sub(r"\D", "", word)
 
@@ -63,11 +74,7 @@ def correct_on_screen(
 
     def replace(match: re.Match) -> str:
         heard = match.group()
-        if (
-            squash(heard) in known
-            or heard.isdigit()
-            or zipf_frequency(heard.lower(), "en") >= COMMON_WORD
-        ):
+        if squash(heard) in known or heard.isdigit() or is_english(heard):
             return heard
         candidates = [n for n in names if stands_for(heard, n)]
         if len(candidates) != 1:  # none, or a choice the slide cannot make

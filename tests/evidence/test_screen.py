@@ -30,3 +30,11 @@ def test_precision_first_nothing_else_changes():
         assert corrected(said) == (said, [])
     assert corrected("we use FD8 here", deck_terms={"FD8"})[1] == []  # a deck term is itself
     assert corrected("FD8", slide="FP8 or FB8 weights")[1] == []  # two names: no choice
+
+
+def test_a_hyphenated_mishearing_is_judged_by_its_parts():
+    slide = "Thanks to Ziyi, the xgrammar integration with SGLang is on the way"
+    assert corrected("The integration into sg-lane is on the way.", slide=slide)[1] == [
+        ("sg-lane", "SGLang", 4, 30.0)
+    ]
+    assert corrected("a low-overhead runtime", slide="LOW-OVERHEAD CPU")[1] == []
