@@ -45,6 +45,7 @@ CUE_BREAK = re.compile(f"(?<=[{CJK_CHARS}])\\s+|\\s+(?=[{CJK_CHARS}])")
 CONDITION = re.compile(
     r"(?<![\w.-])(?:[A-Za-z][\w.-]*\d[\w.-]*[A-Za-z\d]|\d+(?:\.\d+)?[BMK])(?![\w])"
 )
+YEAR = re.compile(r"(?:19|20)\d\d")
 TIMES = re.compile(r"(?<=\d)[x×](?![A-Za-z])")  # "2.2x" is a quantity, "x86" is a name
 
 
@@ -180,8 +181,10 @@ def sentence_claim(sentence: str, unit: EvidenceUnit, number: str | None = None)
 
 def quantities(text: str) -> set[str]:
     """Numbers that stand alone as quantities ("0.8 seconds", "60 to 80"), not parts of
-    names, versions or links ("A100", "Technique2", "2403.06988v1")."""
-    return set(QUANTITY.findall(TIMES.sub(" ", URL.sub(" ", text))))
+    names, versions or links ("A100", "Technique2", "2403.06988v1"), and not years: "2025
+    Highlight: DeepSeek V3" is a slide title, not a measurement to bring back."""
+    found = set(QUANTITY.findall(TIMES.sub(" ", URL.sub(" ", text))))
+    return {n for n in found if not YEAR.fullmatch(n)}
 
 
 def backfill(claims: list[Claim], units: list[EvidenceUnit], limit: int) -> list[Claim]:

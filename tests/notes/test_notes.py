@@ -100,6 +100,7 @@ def test_fragments_off_a_slide_are_not_claims_and_names_are_not_quantities():
     assert notes.sections[0].dropped[0].reason == "too short to state a fact"
     assert quantities("Technique2 on A100, see https://arxiv.org/pdf/2403.06988v1") == set()
     assert quantities("2.2x the throughput, 60 to 80 percent, 0.8 s.") == {"2.2", "60", "80", "0.8"}
+    assert quantities("2025 Highlight: DeepSeek V3, 1024 tokens") == {"1024"}  # a year is none
 
 
 def test_a_run_on_sentence_is_cut_to_the_clauses_around_its_number():
