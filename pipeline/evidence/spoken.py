@@ -25,7 +25,7 @@ CREDIT_ROLES = (
     "监制",
 )
 ENGLISH_CREDITS = re.compile(r"\b(?:subtitles?|captions?|edited|transcribed|filmed) by\b", re.I)
-# Interjections that open a cue without saying anything ("嗯 我们先看", "哎呀录个课").
+# Interjections that open a cue without saying anything ("嗯 我们先看", "哎呀这张图").
 LEADING_FILLERS = re.compile(r"^(?:[嗯啊呃哦唉欸诶额]+|哎呀|哎|那个那个)[\s，,、。…]*")
 FILLER_ONLY = re.compile(r"^[嗯啊呃哦唉欸诶额哎呀\s，,、。…！？!?]*$")
 SENTENCE_PAUSE_S = 0.6  # a pause this long between two cues ends a sentence
