@@ -13,7 +13,6 @@ from pathlib import Path
 import jiwer
 from autocorrect_py import lint_for
 
-from pipeline import fidelity, terminology
 from pipeline.draft import MIN_CHAPTER_SENTENCES, sentence_count
 from pipeline.grounding import (
     MIN_SUPPORT,
@@ -28,12 +27,13 @@ from pipeline.grounding import (
     kept_terms,
     mentions,
     prompt_lines,
-    repeats,
+    repeated_sentences,
     split_sentences,
     support,
     wrong_language_sentences,
 )
 from pipeline.prompts import load_prompt
+from pipeline.review import check_fidelity, check_terminology
 from pipeline.schema import Draft, DraftText, Evidence, Notes, RunRecord, Timeline, Transcript
 from pipeline.text import TECHNICAL, numbers
 
@@ -174,33 +174,23 @@ def article_metrics(
         headings = [text.title, *(s.title for s in text.sections)]
         all_text += [text.summary, *headings]
         earlier: list[str] = []
-        before: list[str] = []  # the sentences so far
+        repeated += len(repeated_sentences([p.text for p in paragraphs(text)]))
         for p in paragraphs(text):
             all_text.append(p.text)
             invented += len(invented_numbers(p.text, cited(p)))
             wrong += len(wrong_language_sentences(p.text, lang, terms))
             duplicates += duplicate_of(p.text, earlier) is not None
             earlier.append(p.text)
-            for sentence in split_sentences(p.text):
-                repeated += repeats(sentence, before)
-                before.append(sentence)
         wrong += sum(bool(wrong_language_sentences(h, lang, terms)) for h in headings)
     body = {lang: " ".join(p.text for p in paragraphs(t)) for lang, t in texts.items()}
     cited_ids = {c for t in texts.values() for p in paragraphs(t) for c in p.citations}
     sections = notes.sections if notes else []
     covered = [any(u in cited_ids for u in s.unit_ids) for s in sections]
     names = kept_terms(terms)
-    english = [p.text for p in paragraphs(draft.en)] if language != "zh" else []
-    chinese = [p.text for p in paragraphs(draft.zh)]
-    term_problems = sum(
-        len(terminology.violations(zh, en))
-        for zh, en in zip(chinese, english or [None] * len(chinese), strict=False)
-    )
-    source_pars, target = (draft.zh, draft.en) if language == "zh" else (draft.en, draft.zh)
-    unfaithful = sum(
-        bool(fidelity.unfaithful(a.text, b.text, target.lang))
-        for a, b in zip(paragraphs(source_pars), paragraphs(target), strict=False)
-    )
+    # The review's own checks, counted over the paragraphs (where: "zh §2¶1: ...").
+    places = [f.split(": ", 1)[0] for f in check_terminology(draft, language).findings]
+    term_problems = sum("¶" in where for where in places)
+    unfaithful = len({f.split(": ", 1)[0] for f in check_fidelity(draft, language).findings})
     leaks = [m for m in (truth.misheard if truth else []) for t in all_text if mentions(t, m)]
     return {
         "misbound_numbers": misbound(source, truth),

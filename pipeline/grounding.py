@@ -298,6 +298,19 @@ def repeats(piece: str, earlier: list[str]) -> bool:
     return False
 
 
+def repeated_sentences(texts: list[str]) -> list[tuple[int, str]]:
+    """(index of the text, sentence) for each sentence of `texts` (an article's paragraphs,
+    in order) that says again what an earlier one said."""
+    said: list[str] = []
+    found = []
+    for i, text in enumerate(texts):
+        for sentence in split_sentences(text):
+            if repeats(sentence, said):
+                found.append((i, sentence))
+            said.append(sentence)
+    return found
+
+
 def sentence_end(sentence: str) -> str:
     return sentence[-1] if sentence and sentence[-1] in ".!?。！？" else ""
 

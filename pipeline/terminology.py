@@ -5,12 +5,12 @@ benchmark check them.
 """
 
 import functools
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from pipeline.evidence import term_pattern
 from pipeline.text import has_cjk
 
 SOURCE = Path(__file__).with_name("terminology.yaml")
@@ -39,24 +39,17 @@ def terms() -> tuple[Term, ...]:
     return tuple(found)
 
 
-@functools.cache
-def english(term: str) -> re.Pattern:
-    """The term as whole words in any case, plural too ("tokens", "KV caches")."""
-    words = r"[-\s]?".join(re.escape(w) for w in re.split(r"[-\s]+", term))
-    return re.compile(rf"(?<![A-Za-z0-9]){words}(?:e?s)?(?![A-Za-z0-9])", re.IGNORECASE)
-
-
 def has_form(text: str, form: str) -> bool:
     """A Chinese form is found with or without the spaces typesetting puts beside Latin
     letters ("KV 缓存", "KV缓存"); an English one as whole words."""
     if has_cjk(form):
         return form.replace(" ", "") in text.replace(" ", "")
-    return bool(english(form).search(text))
+    return bool(term_pattern(form, plural=True).search(text))
 
 
 def terms_in(text: str) -> list[Term]:
     """The terms an English text uses."""
-    return [term for term in terms() if english(term.en).search(text)]
+    return [term for term in terms() if term_pattern(term.en, plural=True).search(text)]
 
 
 def chinese_terms_in(text: str) -> list[Term]:

@@ -7,6 +7,7 @@ screen. Ids depend only on the content, so two runs on the same input give the s
 """
 
 import bisect
+import functools
 import re
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
@@ -198,10 +199,12 @@ def slide_units(deck: Deck) -> list[EvidenceUnit]:
     return units
 
 
-def term_pattern(term: str) -> re.Pattern:
-    """The term as a whole word; "KV-cache", "KV cache" and "kv cache" are one term."""
+@functools.cache
+def term_pattern(term: str, plural: bool = False) -> re.Pattern:
+    """The term as a whole word; "KV-cache", "KV cache" and "kv cache" are one term; with
+    `plural`, "KV caches" and "tokens" too."""
     words = [re.escape(w) for w in re.split(r"[-\s]+", term.strip())]
-    joined = r"[-\s]?".join(words)
+    joined = r"[-\s]?".join(words) + (r"(?:e?s)?" if plural else "")
     return re.compile(rf"(?<![A-Za-z0-9]){joined}(?![A-Za-z0-9])", re.IGNORECASE)
 
 
@@ -231,11 +234,11 @@ def corrected_by_slides(
 ) -> tuple[list[EvidenceUnit], list[Correction]]:
     """Speech units with the names of the slide on screen spelled as it shows them."""
     shown = {slide.index: "\n".join(slide.texts(notes=False)) for slide in deck.slides}
-    fixed, corrections = [], []
+    fixed, corrections, deck_terms = [], [], set(terms)
     for unit in units:
         if unit.slide in shown and unit.start is not None:
             text, found = correct_on_screen(
-                unit.text, unit.start, unit.slide, shown[unit.slide], set(terms)
+                unit.text, unit.start, unit.slide, shown[unit.slide], deck_terms
             )
             unit = unit.model_copy(update={"text": text}) if found else unit
             corrections += found

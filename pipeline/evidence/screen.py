@@ -20,15 +20,11 @@ from wordfreq import zipf_frequency
 
 from pipeline.schema import Correction
 from pipeline.text import TECHNICAL
+from pipeline.transcript.corrections import COMMON_WORD, squash
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
-COMMON_WORD = 3.0  # zipf: a word this common is itself
 MIN_RATIO = 66  # "fd8" / "fp8" (one letter of three) is 66.7
 NAME_MIN_CHARS = 3
-
-
-def squash(word: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", word.lower())
 
 
 def slide_names(text: str) -> set[str]:

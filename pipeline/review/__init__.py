@@ -18,7 +18,7 @@ from pipeline.grounding import (
     misbound_numbers,
     missing_numbers,
     prompt_lines,
-    repeats,
+    repeated_sentences,
     split_sentences,
     unsupported_sentences,
     wrong_language_sentences,
@@ -150,12 +150,11 @@ def check_repeats(drafts: tuple[DraftText, ...]) -> Check:
     """No sentence said twice in an article, in another paragraph or the same one."""
     findings = []
     for draft in drafts:
-        said: list[str] = []
-        for where, par in paragraphs(draft):
-            for sentence in split_sentences(par.text):
-                if repeats(sentence, said):
-                    findings.append(f"{where}: says again {shorten(sentence, 12)!r}")
-                said.append(sentence)
+        items = list(paragraphs(draft))
+        findings += [
+            f"{items[i][0]}: says again {shorten(sentence, 12)!r}"
+            for i, sentence in repeated_sentences([par.text for _, par in items])
+        ]
     return check("no_repeated_sentences", findings)
 
 

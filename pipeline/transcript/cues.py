@@ -159,10 +159,10 @@ def one_language(cues: list[Cue], language: str | None) -> tuple[list[Cue], list
     return kept, [f"bilingual cues: the {language} line of each kept"]
 
 
-def numbered(label: str, cues: list[Cue], what: str) -> str:
+def numbered(cues: list[Cue], what: str) -> str:
     shown = ", ".join(str(c.number) for c in cues[:SHOWN_NUMBERS])
     more = f" and {len(cues) - SHOWN_NUMBERS} more" if len(cues) > SHOWN_NUMBERS else ""
-    return f"{label} {shown}{more} {what}"
+    return f"cue(s) {shown}{more} {what}"
 
 
 def in_time_order(cues: list[Cue]) -> tuple[list[Cue], list[str]]:
@@ -170,7 +170,7 @@ def in_time_order(cues: list[Cue]) -> tuple[list[Cue], list[str]]:
     if ordered == cues:
         return cues, []
     late = [c for p, c in zip(cues, cues[1:], strict=False) if c.start < p.start]
-    return ordered, [numbered("cue(s)", late, "started before the cue above them; cues sorted")]
+    return ordered, [numbered(late, "started before the cue above them; cues sorted")]
 
 
 def speech_time(cue: Cue) -> float:
@@ -220,11 +220,10 @@ def fix_ends(cues: list[Cue], recording_s: float | None) -> tuple[list[Cue], lis
             cue.end = min(cue.end, recording_s)
     warnings = []
     if early:
-        warnings.append(numbered("cue(s)", early, "started before 0:00; they start at 0:00"))
+        warnings.append(numbered(early, "started before 0:00; they start at 0:00"))
     if inverted:
         warnings.append(
             numbered(
-                "cue(s)",
                 inverted,
                 "ended at or before their start; each now ends "
                 "after the time its text takes, or where the next cue starts",
@@ -233,19 +232,16 @@ def fix_ends(cues: list[Cue], recording_s: float | None) -> tuple[list[Cue], lis
     if past:
         warnings.append(
             numbered(
-                "cue(s)",
                 past,
                 f"started after the recording ends ({clock(recording_s or 0)}); dropped",
             )
         )
     if overlapping:
         warnings.append(
-            numbered(
-                "cue(s)", overlapping, "overlapped the next cue; each cut where the next starts"
-            )
+            numbered(overlapping, "overlapped the next cue; each cut where the next starts")
         )
     if merged:
-        warnings.append(numbered("cue(s)", merged, "started with the cue before; merged into it"))
+        warnings.append(numbered(merged, "started with the cue before; merged into it"))
     return kept, warnings
 
 
