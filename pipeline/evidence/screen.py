@@ -1,5 +1,6 @@
 """The slide on screen corrects the speech: a short name Whisper heard as a near-miss
-("FD8" while the slide shows FP8, "VRL" for veRL) takes the slide's spelling.
+("FD8" while the slide shows FP8, "VRL" for veRL, "HDDP" for HTTP) takes the slide's
+spelling, and so do a number and a word the slide binds to the same neighbour.
 
 The transcript's own corrections (pipeline/transcript/corrections.py) work against the
 whole deck. They leave names under six letters alone, because short names nearly spell
@@ -9,8 +10,16 @@ so a short name may be corrected, under rules that put precision first:
 - the heard word is no English word (a hyphenated one is judged part by part: "sg-lane"
   is none), and it is not a term of the deck anywhere;
 - the slide's name starts with the same letter, keeps the same digits, is at most one
-  letter longer or shorter, and its letters are close (rapidfuzz ratio);
-- numbers are never corrected: "120" may be wrong for 128, but it may also be right.
+  letter longer or shorter, and its letters or its sounds are close (rapidfuzz ratio, or
+  the same metaphone: "HDDP" sounds as HTTP);
+- a number is corrected only for the one confusion speech recognition makes between
+  numbers that sound alike, -teen and -ty ("Python 3.30" while the slide shows
+  Python 3.13), when the word before it is the slide's word before its number and the
+  heard number is nowhere on the slide; "120" may be wrong for 128, but it may be right;
+- a word is corrected only where the slide shows the same number after the same
+  neighbour: "input link 4096" while the slide shows "input length 4096", "at size 256"
+  for "batch size 256". The heard word must be part of the slide's word or sound as its
+  start, and must not be on that line of the slide.
 """
 
 import re
@@ -19,8 +28,8 @@ from rapidfuzz import fuzz
 from wordfreq import zipf_frequency
 
 from pipeline.schema import Correction
-from pipeline.text import TECHNICAL
-from pipeline.transcript.corrections import COMMON_WORD, squash
+from pipeline.text import NUMBER, TECHNICAL
+from pipeline.transcript.corrections import COMMON_WORD, sound, squash
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 MIN_RATIO = 66  # "fd8" / "fp8" (one letter of three) is 66.7
@@ -55,18 +64,15 @@ def stands_for(heard: str, name: str) -> bool:
         and said[:1] == shown[:1]
         and digits(said) == digits(shown)
         and abs(len(said) - len(shown)) <= 1
-        and fuzz.ratio(said, shown) >= MIN_RATIO
+        and (fuzz.ratio(said, shown) >= MIN_RATIO or sound(said) == sound(shown) != "")
     )
 
 
-def correct_on_screen(
-    text: str, start: float, slide: int, shown: str, deck_terms: set[str]
-) -> tuple[str, list[Correction]]:
-    """`text` (one unit's speech) with the near-misses of the names on `shown` (the text
-    of slide `slide`, on screen) replaced, and the corrections made."""
+def names_corrected(
+    text: str, start: float, slide: int, shown: str, deck_terms: set[str], corrections: list
+) -> str:
     names = slide_names(shown)
     known = {squash(t) for t in deck_terms} | {squash(n) for n in names}
-    corrections: list[Correction] = []
 
     def replace(match: re.Match) -> str:
         heard = match.group()
@@ -76,10 +82,99 @@ def correct_on_screen(
         if len(candidates) != 1:  # none, or a choice the slide cannot make
             return heard
         [name] = candidates
-        score = round(fuzz.ratio(squash(heard), squash(name)), 1)
-        corrections.append(
-            Correction(start=start, original=heard, corrected=name, score=score, slide=slide)
-        )
+        corrections.append(correction(start, heard, name, slide))
         return name
 
-    return WORD.sub(replace, text), corrections
+    return WORD.sub(replace, text)
+
+
+# Numbers speech recognition confuses because they sound alike: thirteen / thirty, …
+SOUND_ALIKE = {f"1{d}": f"{d}0" for d in "3456789"}
+SOUND_ALIKE |= {ty: teen for teen, ty in SOUND_ALIKE.items()}
+NUMBER_AFTER = re.compile(r"\b([A-Za-z][A-Za-z0-9+-]*)[ :=]+(\d+(?:\.\d+)*)\b")
+PHRASE = re.compile(r"\b([A-Za-z][A-Za-z-]*) ([A-Za-z][A-Za-z-]*)[ :=]+(\d+(?:\.\d+)*)\b")
+
+
+def sounds_alike(heard: str, shown: str) -> bool:
+    """Heard 3.30 for 3.13: the same parts but one, and that one a -teen / -ty pair."""
+    a, b = heard.split("."), shown.split(".")
+    if len(a) != len(b):
+        return False
+    differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return len(differ) == 1 and SOUND_ALIKE.get(differ[0][0]) == differ[0][1]
+
+
+def numbers_corrected(text: str, start: float, slide: int, shown: str, corrections: list) -> str:
+    on_slide = set(NUMBER.findall(shown))
+    after: dict[str, set[str]] = {}
+    for word, number in NUMBER_AFTER.findall(shown):
+        after.setdefault(word.lower(), set()).add(number)
+
+    def replace(match: re.Match) -> str:
+        word, heard = match.groups()
+        candidates = [n for n in after.get(word.lower(), ()) if sounds_alike(heard, n)]
+        if heard in on_slide or len(candidates) != 1:
+            return match.group()
+        corrections.append(correction(start, heard, candidates[0], slide))
+        return match.group()[: match.start(2) - match.start()] + candidates[0]
+
+    return NUMBER_AFTER.sub(replace, text)
+
+
+def part_of(heard: str, shown: str) -> bool:
+    """The heard word is in the slide's word ("at" in "batch"), or sounds as its start
+    ("link" as "length")."""
+    heard, shown = heard.lower(), shown.lower()
+    said = sound(heard)
+    return (len(heard) >= 2 and heard in shown) or (
+        len(said) >= 2 and sound(shown).startswith(said)
+    )
+
+
+def words_corrected(text: str, start: float, slide: int, shown: str, corrections: list) -> str:
+    phrases = [
+        (match.groups(), {w.lower() for w in WORD.findall(line)})
+        for line in shown.splitlines()
+        for match in PHRASE.finditer(line)
+    ]
+
+    def replace(match: re.Match) -> str:
+        said = match.groups()
+        fixes = []
+        for shown_words, line_words in phrases:
+            if shown_words[2] != said[2]:
+                continue
+            same = [a.lower() == b.lower() for a, b in zip(said[:2], shown_words[:2], strict=True)]
+            if same.count(True) != 1:
+                continue
+            i = same.index(False)
+            if said[i].lower() not in line_words and part_of(said[i], shown_words[i]):
+                fixes.append((i, shown_words[i]))
+        if len(set(fixes)) != 1:
+            return match.group()
+        i, word = fixes[0]
+        if word.istitle() and said[i].islower():  # "Batch size" opens the slide's line
+            word = word.lower()
+        corrections.append(correction(start, said[i], word, slide))
+        words = list(said[:2])
+        words[i] = word
+        return f"{words[0]} {words[1]}" + match.group()[match.end(2) - match.start() :]
+
+    return PHRASE.sub(replace, text)
+
+
+def correction(start: float, heard: str, shown: str, slide: int) -> Correction:
+    score = round(fuzz.ratio(squash(heard), squash(shown)), 1)
+    return Correction(start=start, original=heard, corrected=shown, score=score, slide=slide)
+
+
+def correct_on_screen(
+    text: str, start: float, slide: int, shown: str, deck_terms: set[str]
+) -> tuple[str, list[Correction]]:
+    """`text` (one unit's speech) with the near-misses of the names, numbers and words on
+    `shown` (the text of slide `slide`, on screen) replaced, and the corrections made."""
+    corrections: list[Correction] = []
+    text = names_corrected(text, start, slide, shown, deck_terms, corrections)
+    text = numbers_corrected(text, start, slide, shown, corrections)
+    text = words_corrected(text, start, slide, shown, corrections)
+    return text, corrections

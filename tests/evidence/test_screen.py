@@ -38,3 +38,41 @@ def test_a_hyphenated_mishearing_is_judged_by_its_parts():
         ("sg-lane", "SGLang", 4, 30.0)
     ]
     assert corrected("a low-overhead runtime", slide="LOW-OVERHEAD CPU")[1] == []
+
+
+def test_a_name_that_sounds_as_the_slides_takes_its_spelling():
+    slide = "A faster HTTP server\nTokenizer in a separate process"
+    assert corrected("It makes HDDP calls to a faster HDTP server.", slide=slide) == (
+        "It makes HTTP calls to a faster HTTP server.",
+        [("HDDP", "HTTP", 4, 30.0), ("HDTP", "HTTP", 4, 30.0)],
+    )
+
+
+def test_a_teen_heard_as_a_ty_takes_the_slides_number():
+    slide = "Free threading\nPython 3.13 removes the GIL"
+    assert corrected("With Python 3.30 the GIL is optional.", slide=slide) == (
+        "With Python 3.13 the GIL is optional.",
+        [("3.30", "3.13", 4, 30.0)],
+    )
+    for said in (
+        "Python 3.12 still had the GIL",  # not a pair that sounds alike: may be right
+        "a cluster of 30 nodes",  # not the slide's word before its number
+    ):
+        assert corrected(said, slide=slide) == (said, [])
+    # the heard number is on the slide too: it may be right
+    assert corrected("Python 3.30", slide="Python 3.13 and Python 3.30")[1] == []
+
+
+def test_a_word_next_to_the_slides_number_takes_the_slides_word():
+    slide = "Benchmark\nBatch size 256, input length 4096, output length 16"
+    assert corrected("At size 256, input link 4096 and output link 16.", slide=slide) == (
+        "Batch size 256, input length 4096 and output length 16.",
+        [("At", "Batch", 4, 30.0), ("link", "length", 4, 30.0), ("link", "length", 4, 30.0)],
+    )
+    assert corrected("measured at size 256", slide=slide)[0] == "measured batch size 256"
+    for said in (
+        "input link 2048",  # another number: the slide does not bind it
+        "input tokens 4096",  # nothing of "length" in "tokens"
+        "with size 256",  # "with" is no part of "batch"
+    ):
+        assert corrected(said, slide=slide) == (said, [])
