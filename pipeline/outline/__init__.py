@@ -4,13 +4,17 @@ talk's sections, planned by the LLM over the notes (reduce after the notes' map)
 The model only says where chapters start, what they are called and which causal role
 they play; code keeps them in talk order, covering every section once. A role is kept only
 where the chapter's notes back it (no "results" without a number), and a title that is a
-slide fragment, a line of the prompt or in the wrong language is replaced.
+slide fragment, a line of the prompt or in the wrong language is replaced. A title without
+a subtitle gets one in the house style ("main claim: subtitle"), naming the terms its
+mechanism chapters explain.
 """
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
+from pipeline.evidence import term_pattern
 from pipeline.grounding import (
     is_echo,
     is_fragment,
@@ -197,11 +201,69 @@ def build_outline(
     tags = meta.tags or grounded_tags(proposed, evidence)[:3]
     if not meta.tags and len(tags) < len(proposed):
         warnings.append(f"outline: tags the talk never mentions dropped: {proposed}")
+    chapters = plan_chapters(reply, notes, check)
     return Outline(
         language=language,
-        title=title,
+        title=with_subtitle(title, chapters, notes, evidence, meta),
         summary=summary,
         tags=tags,
-        chapters=plan_chapters(reply, notes, check),
+        chapters=chapters,
         warnings=warnings,
     )
+
+
+SUBTITLE_TERMS = 3
+SUBTITLE_MIN_MENTIONS = 2  # a term the claims only name in passing is no subtitle
+TITLE_SEPARATORS = re.compile(r"[:：]")
+
+
+def explained_terms(
+    chapters: list[Chapter], notes: Notes, evidence: Evidence
+) -> tuple[list[list[str]], list[str]]:
+    """The talk's terms its mechanism chapters (every chapter when none is one) are about:
+    per chapter, those its heading and slide titles name, in their order; and those the
+    chapters' claims mention most."""
+    mechanism = [c for c in chapters if c.role == "mechanism"] or chapters
+    by_id = {s.id: s for s in notes.sections}
+    terms = [g.term for g in evidence.glossary]
+    headed, claims = [], []
+    for chapter in mechanism:
+        sections = [by_id[i] for i in chapter.sections if i in by_id]
+        heading = "\n".join([chapter.title] + [s.title or "" for s in sections])
+        found = {t: m.start() for t in terms if (m := term_pattern(t, plural=True).search(heading))}
+        headed.append(sorted(found, key=found.get))
+        claims += [c.statement for s in sections for c in s.claims]
+    said = "\n".join(claims)
+    counts = {t: len(term_pattern(t, plural=True).findall(said)) for t in terms}
+    mentioned = [t for t in terms if counts[t] >= SUBTITLE_MIN_MENTIONS]
+    return headed, sorted(mentioned, key=lambda t: -counts[t])
+
+
+def with_subtitle(
+    title: str, chapters: list[Chapter], notes: Notes, evidence: Evidence, meta: TalkMeta
+) -> str:
+    """ "Serving LLMs without wasting GPU memory: PagedAttention, prefix caching and
+    continuous batching": the title, then two or three terms its mechanism chapters
+    explain (one a chapter first), never one the title already names, a part of another,
+    or the speaker's name."""
+    if TITLE_SEPARATORS.search(title):
+        return title
+    named = title.lower() + " " + (meta.speaker or "").lower()
+    chosen: list[str] = []
+
+    def fits(term: str) -> bool:
+        return not term_pattern(term, plural=True).search(named) and not any(
+            term_pattern(term).search(c) or term_pattern(c).search(term) for c in chosen
+        )
+
+    headed, mentioned = explained_terms(chapters, notes, evidence)
+    for candidates in headed:  # the first term of each chapter, then the most mentioned
+        chosen += next(([t] for t in candidates if fits(t)), [])
+    for term in mentioned:
+        chosen += [term] if fits(term) else []
+    chosen = chosen[:SUBTITLE_TERMS]
+    if len(chosen) < 2:  # one term is no summary of a talk ("…: DeepSeek")
+        return title
+    if has_cjk(title):
+        return f"{title}：{'、'.join(chosen[:-1])} 与 {chosen[-1]}"
+    return f"{title}: {', '.join(chosen[:-1])} and {chosen[-1]}"

@@ -161,3 +161,45 @@ def test_two_chapters_with_one_heading_become_one():
         chapter("sec-02", "Where memory goes", "mechanism"),
     )
     assert [c.sections for c in outline.chapters] == [["sec-01", "sec-02", "sec-03"]]
+
+
+def test_a_title_gets_a_subtitle_naming_what_its_mechanism_chapters_explain():
+    from pipeline.outline import with_subtitle
+    from pipeline.schema import Chapter, GlossaryEntry
+
+    notes = Notes(
+        language="en",
+        sections=[
+            section(1, "The KV cache eats GPU memory", "The KV cache grows with every token."),
+            section(2, "PagedAttention", "PagedAttention keeps the KV cache in blocks."),
+            section(3, "Prefix caching", "Prefix caching shares blocks. Prefix caching saves."),
+            section(4, "Ada Lindqvist", "Ada Lindqvist thanks Ada Lindqvist's team."),
+        ],
+    )
+    terms = ["KV cache", "PagedAttention", "prefix caching", "GPU memory", "Ada Lindqvist"]
+    evidence = EVIDENCE.model_copy(update={"glossary": [GlossaryEntry(term=t) for t in terms]})
+    chapters = [
+        Chapter(title="Where memory goes", role="problem", sections=["sec-01"]),
+        Chapter(title="Pages for the cache", role="mechanism", sections=["sec-02"]),
+        Chapter(title="Sharing what requests share", role="mechanism", sections=["sec-03"]),
+        Chapter(title="Thanks", role=None, sections=["sec-04"]),
+    ]
+    meta = TalkMeta(speaker="Ada Lindqvist")
+    title = "Serving LLMs without wasting GPU memory"
+    # the first term each mechanism chapter names, then those mentioned twice (KV cache is
+    # once); never a term of the title (GPU memory), nor the speaker
+    assert with_subtitle(title, chapters, notes, evidence, meta) == (
+        "Serving LLMs without wasting GPU memory: PagedAttention and prefix caching"
+    )
+    once = notes.sections[1]
+    notes.sections[1] = section(2, "PagedAttention", *["The KV cache in PagedAttention."] * 2)
+    assert with_subtitle(title, chapters, notes, evidence, meta).endswith(
+        ": PagedAttention, prefix caching and KV cache"
+    )
+    assert with_subtitle("分页：KV cache", chapters, notes, evidence, meta) == "分页：KV cache"
+    assert with_subtitle("分页", chapters, notes, evidence, meta) == (
+        "分页：PagedAttention、prefix caching 与 KV cache"
+    )
+    notes.sections[1] = once
+    # one term is no summary of a talk
+    assert with_subtitle(title, chapters[:2], notes, evidence, meta) == title
