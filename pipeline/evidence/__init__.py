@@ -14,7 +14,7 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.screen import correct_on_screen
-from pipeline.evidence.spoken import is_credits, joint, without_fillers
+from pipeline.evidence.spoken import is_credits, is_recording_talk, joint, without_fillers
 from pipeline.schema import (
     Correction,
     Deck,
@@ -79,11 +79,12 @@ class SpokenText:
 
 
 def spoken_content(segments: list[Segment]) -> list[Segment]:
-    """The segments that say something: credits left out, opening fillers cut."""
+    """The segments that say something: credits and talk about the recording left out,
+    opening fillers cut."""
     kept = []
     for segment in segments:
         text = without_fillers(segment.text)
-        if text and not is_credits(text):
+        if text and not is_credits(text) and not is_recording_talk(text):
             kept.append(
                 segment if text == segment.text else segment.model_copy(update={"text": text})
             )

@@ -1,8 +1,10 @@
-"""Spoken Chinese made ready to write from: credits and fillers left out, cues punctuated.
+"""Spoken Chinese made ready to write from: credits, fillers and talk about the recording
+left out, cues punctuated.
 
 Chinese subtitles often carry the video's credits as their first cue ("内容/录制：…，视频剪
 辑/字幕：…") and the speaker's fillers ("嗯", "呃", "哎呀"), and are mostly unpunctuated: one
-cue, one breath. None of that is content, and a paragraph written from raw cues reads as
+cue, one breath. Lecturers also talk about the video itself ("录个课真不容易", "一口气没有
+NG", "记得点赞关注"). None of that is content, and a paragraph written from raw cues reads as
 raw cues. Punctuation comes from the pauses: a long pause ends a sentence, a short one a
 clause.
 """
@@ -28,6 +30,16 @@ ENGLISH_CREDITS = re.compile(r"\b(?:subtitles?|captions?|edited|transcribed|film
 # Interjections that open a cue without saying anything ("嗯 我们先看", "哎呀这张图").
 LEADING_FILLERS = re.compile(r"^(?:[嗯啊呃哦唉欸诶额]+|哎呀|哎|那个那个)[\s，,、。…]*")
 FILLER_ONLY = re.compile(r"^[嗯啊呃哦唉欸诶额哎呀\s，,、。…！？!?]*$")
+# Talk about the recording or the channel, not the subject: retakes ("NG", "重录"), the
+# video's making ("录个课"), its quality ("视频非常水", "图个乐"), and calls to like or
+# comment. Narrow on purpose: "录制 trace", "关注延迟", "发布订阅", "这一节视频里我们讲…"
+# are content.
+RECORDING_TALK = re.compile(
+    r"(?<![A-Za-z])NG(?![A-Za-z])|重录|录了.{0,3}[遍次]|录(?:个|这个|这节|这期)?(?:课|视频)"
+    r"|视频(?:非常|很|有点|比较)?水|图个乐|点赞|三连|投币"
+    r"|欢迎(?:大家)?(?:来)?(?:指正|吐槽|留言|评论)|评论区|留言区"
+    r"|(?i:\blike and subscribe\b|\bsubscribe to (?:the|my|our) channel\b)"
+)
 SENTENCE_PAUSE_S = 0.6  # a pause this long between two cues ends a sentence
 CJK_END = re.compile(f"[{CJK_CHARS}]$")
 CJK_START = re.compile(f"^[{CJK_CHARS}]")
@@ -38,6 +50,11 @@ def is_credits(text: str) -> bool:
     roles = sum(role in text for role in CREDIT_ROLES)
     named = roles >= 1 and bool(re.search(r"[：:]", text))
     return roles >= 2 or named or bool(ENGLISH_CREDITS.search(text))
+
+
+def is_recording_talk(text: str) -> bool:
+    """A cue about the video or the channel ("一口气没有 NG", "记得点赞关注"), not the subject."""
+    return bool(RECORDING_TALK.search(text))
 
 
 def without_fillers(text: str) -> str:

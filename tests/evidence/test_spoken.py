@@ -1,6 +1,6 @@
 from pipeline.evidence import build_evidence
 from pipeline.evidence.options import EvidenceOptions
-from pipeline.evidence.spoken import is_credits, joint, without_fillers
+from pipeline.evidence.spoken import is_credits, is_recording_talk, joint, without_fillers
 from pipeline.schema import Segment, Transcript
 
 
@@ -12,6 +12,29 @@ def test_credits_and_fillers_are_not_content():
     assert without_fillers("哎呀这张图画得不太清楚") == "这张图画得不太清楚"
     assert without_fillers("嗯……啊") == ""
     assert without_fillers("啊这个问题") == "这个问题"
+
+
+def test_talk_about_the_recording_is_not_content():
+    for aside in (
+        "这节课我录了三遍真不容易",
+        "录个视频太难了",
+        "刚才那段一口气没有NG",
+        "NG 了好多次",
+        "这期视频有点水大家图个乐",
+        "觉得有用的话记得点赞",
+        "欢迎大家在评论区指正",
+        "please like and subscribe",
+    ):
+        assert is_recording_talk(aside), aside
+    for content in (
+        "我们录制一个 trace 看看调度",
+        "我们要关注一下尾延迟",
+        "它用的是发布订阅模式",
+        "这一节视频里我们讲 KV cache",
+        "PagedAttention 用 block table 管理显存",
+        "这个 kernel 的 ping-pong 调度",
+    ):
+        assert not is_recording_talk(content), content
 
 
 def test_unpunctuated_cues_are_joined_by_their_pauses():
@@ -26,6 +49,7 @@ def test_a_chinese_lecture_becomes_punctuated_speech_without_credits():
         (0.0, 1.8, "讲解/录制:王小明，剪辑/字幕:李华"),
         (2.0, 4.0, "嗯 大家好我们来看推理框架"),
         (4.0, 6.0, "先看一下总体"),
+        (6.0, 6.5, "哎这段又NG了"),
         (7.5, 9.0, "再看 KV cache 怎么管理"),
     ]
     segments = [Segment(start=a, end=b, text=t) for a, b, t in cues]
