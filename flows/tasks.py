@@ -206,9 +206,19 @@ def draft(
     }
 
     def make() -> Draft:
-        return write_drafts(outline, notes, evidence, vocabulary, llm_for(llm, run), prompts)
+        return write_drafts(
+            outline,
+            notes,
+            evidence,
+            vocabulary,
+            llm_for(llm, run),
+            prompts,
+            settings.llm.candidates,
+        )
 
-    return run_stage(run, stages.DRAFT, make, key | llm_key(settings, llm))
+    sampling = llm_key(settings, llm)
+    sampling["sampling"] |= {"candidates": settings.llm.candidates}  # only drafts ask for more
+    return run_stage(run, stages.DRAFT, make, key | sampling)
 
 
 def review(

@@ -126,6 +126,7 @@ class Writer:
     evidence: Evidence
     terms: list[str]
     source_language: str
+    candidates: int = 1  # replies asked for at once when a first reply fails
     revisions: list[Revision] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -244,31 +245,50 @@ class Writer:
         language: str,
         style: Callable[[str], list[str]] = lambda _: [],
     ) -> tuple[str | None, list[str], bool]:
-        """Up to two tries, the second told the first one's findings. Returns the last text
-        (None if the endpoint never gave one), the findings that caused a retry, and whether
-        the text passed. `style` findings (copying the passages) ask for a second try but
-        fail nothing: a first text that only copies stands if the second one fails.
-        Chinese text gets the house's form of each term before it is checked (令牌 ->
-        token): the one thing a small model keeps getting wrong however it is told."""
-        text, findings, revise, acceptable = None, [], "", None
-        for first in (True, False):
-            try:
-                text = self.llm.complete(render(revise), TextReply, MAX_TOKENS).text
-                if language == "zh":
-                    text = terminology.with_house_forms(text)[0]
-                problems = check(text)
-            except InvalidReply as err:  # an outage (EndpointError) fails the stage
-                problems = [f"no valid reply: {err}"]
-            wishes = style(text) if first and text is not None and not problems else []
-            if text is not None and not problems and not wishes:
-                return text, findings, True
-            if wishes:
-                acceptable = text
-            findings = list(dict.fromkeys(findings + problems + wishes))
-            revise = revise_note(problems + wishes)
+        """Two rounds: one reply, then (if it fails) `candidates` replies at once (the first
+        as warm as the first round, the others other seeds and warmer), each told
+        the first one's findings; the first candidate that passes without a style finding
+        is kept, else the first that passes, else the one with the fewest findings.
+        Returns the text (None if the endpoint never gave one), the findings that caused a
+        retry, and whether the text passed. `style` findings (copying the passages) ask
+        for a second round but fail nothing: a text that only copies stands if no
+        candidate does better."""
+        findings, revise, acceptable, text = [], "", None, None
+        for variants in ([0], list(range(self.candidates))):
+            prompt = render(revise)
+            replies = ordered_map(
+                lambda v, prompt=prompt: self.reply(prompt, check, language, v),
+                variants,
+                len(variants),
+            )
+            passing = [(t, style(t)) for t, problems in replies if t is not None and not problems]
+            if passing:
+                best, wishes = min(passing, key=lambda p: len(p[1]))
+                if not wishes:
+                    return best, findings, True
+                acceptable = best
+                problems = wishes
+            else:
+                text, problems = min(replies, key=lambda r: (r[0] is None, len(r[1])))
+            findings = list(dict.fromkeys(findings + problems))
+            revise = revise_note(problems)
         if acceptable is not None:
             return acceptable, findings, True
         return text, findings, False
+
+    def reply(
+        self, prompt, check: Callable[[str], list[str]], language: str, variant: int
+    ) -> tuple[str | None, list[str]]:
+        """One reply and its findings. Chinese text gets the house's form of each term
+        before it is checked (令牌 -> token): the one thing a small model keeps getting
+        wrong however it is told."""
+        try:
+            text = self.llm.complete(prompt, TextReply, MAX_TOKENS, variant=variant).text
+        except InvalidReply as err:  # an outage (EndpointError) fails the stage
+            return None, [f"no valid reply: {err}"]
+        if language == "zh":
+            text = terminology.with_house_forms(text)[0]
+        return text, check(text)
 
     def paragraph(
         self, claims: list[Claim], chapter: str, where: str, earlier: list[str]
@@ -487,10 +507,12 @@ def write_drafts(
     terms: list[str],
     llm: LLM,
     prompts: DraftPrompts,
+    candidates: int = 1,
 ) -> Draft:
     """Both languages with the same chapters, paragraphs and citations; the talk's own
-    language is written first, the other translated paragraph by paragraph."""
-    writer = Writer(llm, prompts, evidence, terms, outline.language)
+    language is written first, the other translated paragraph by paragraph. A text whose
+    first reply fails its checks is asked for again as `candidates` replies at once."""
+    writer = Writer(llm, prompts, evidence, terms, outline.language, candidates)
     first = write_source(outline, notes, writer)
     second = translate_text(first, writer)
     texts = {first.lang: first, second.lang: second}

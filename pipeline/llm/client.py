@@ -54,7 +54,9 @@ class LLM(Protocol):
     model_id: str
     slots: int
 
-    def complete(self, prompt: RenderedPrompt, schema: type[T], max_tokens: int) -> T: ...
+    def complete(
+        self, prompt: RenderedPrompt, schema: type[T], max_tokens: int, variant: int = 0
+    ) -> T: ...
 
 
 # llama.cpp unrolls string length bounds into its grammar; a long bound (1500 chars) fails to
@@ -124,17 +126,20 @@ class OpenAILLM:
             http_client=self.http_client,
         )
 
-    def complete(self, prompt: RenderedPrompt, schema: type[T], max_tokens: int = 1024) -> T:
+    def complete(
+        self, prompt: RenderedPrompt, schema: type[T], max_tokens: int = 1024, variant: int = 0
+    ) -> T:
         """A validated reply. Raises EndpointError on an outage, InvalidReply when every
-        attempt answered something invalid."""
+        attempt answered something invalid. `variant` k > 0 asks for another candidate:
+        another seed, k steps warmer."""
         fmt = response_format(schema, self.endpoint.structured)  # once: the same each attempt
-        call = self.request(prompt.messages(), fmt, max_tokens, attempt=1)
+        call = self.request(prompt.messages(), fmt, max_tokens, 1, variant)
         if (reused := self.reused(call, schema)) is not None:
             self._report(prompt, 1, time.monotonic(), {"cached": True}, None)
             return reused
         messages, problem = call["messages"], "no attempt made"
         for attempt in range(1, self.opts.max_retries + 1):
-            request = self.request(messages, fmt, max_tokens, attempt)
+            request = self.request(messages, fmt, max_tokens, attempt, variant)
             started = time.monotonic()
             content, usage = self._ask(request, prompt, attempt, started)
             try:
@@ -161,15 +166,18 @@ class OpenAILLM:
             f"{self.opts.max_retries} attempts; last problem: {problem}"
         )
 
-    def request(self, messages: list[dict], fmt: dict, max_tokens: int, attempt: int) -> dict:
+    def request(
+        self, messages: list[dict], fmt: dict, max_tokens: int, attempt: int, variant: int = 0
+    ) -> dict:
         # A warmer retry: at the same temperature a small model repeats the same mistake.
-        temperature = self.opts.temperature + RETRY_TEMPERATURE_STEP * (attempt - 1)
+        warmer = attempt - 1 + variant
+        seed = self.opts.seed + variant if self.opts.seed is not None else None
         return {
             "model": self.endpoint.model,
             "messages": messages,
             "max_tokens": max_tokens,
-            "temperature": temperature,
-            "seed": self.opts.seed,
+            "temperature": self.opts.temperature + RETRY_TEMPERATURE_STEP * warmer,
+            "seed": seed,
             "response_format": fmt,
         }
 

@@ -358,3 +358,40 @@ def test_a_placeholder_translation_is_redone():
     draft, _, _ = draft_with([GOOD], ["这一段的译文。", ZH, "分页", "标题", "内存浪费带来分页。"])
     assert draft.zh.sections[0].paragraphs[0].text == ZH
     assert any("much shorter" in f for f in draft.revisions[0].findings)
+
+
+def test_candidates_judged_by_the_checks_keep_the_one_that_passes():
+    """A failing first reply is asked for again as several candidates (other seeds); the
+    one that passes every check is kept. With one candidate the same fault falls back."""
+    fault = GOOD.replace("60 to 80", "60 to 85")
+
+    def paragraphs(body: dict) -> str:
+        return text(GOOD if body["seed"] == 1234 + 2 else fault)  # only the third candidate
+
+    def run(candidates: int):
+        replies = PromptReplies(
+            write_paragraph=paragraphs,
+            translate_zh=lambda body: text(ZH),
+        )
+        llm, endpoint = scripted_llm(replies, slots=2)
+        prompts = DraftPrompts(
+            *(load_prompt(n) for n in ("write_paragraph", "translate_zh", "translate_en"))
+        )
+        draft = write_drafts(
+            outline(1), notes([WASTE, BLOCKS]), EVIDENCE, TERMS, llm, prompts, candidates
+        )
+        seeds = [
+            r["seed"]
+            for r, asked in zip(endpoint.requests, replies.asked, strict=True)
+            if asked == "write_paragraph"
+        ]
+        return draft, seeds
+
+    draft, seeds = run(candidates=3)
+    assert draft.en.sections[0].paragraphs[0].text == GOOD
+    assert sorted(seeds) == [1234, 1234, 1235, 1236]  # one reply, then three candidates
+    [revision] = [r for r in draft.revisions if r.where.startswith("en")]
+    assert revision.action == "redrafted"
+    draft, seeds = run(candidates=1)
+    assert draft.en.sections[0].paragraphs[0].text != GOOD
+    assert sorted(seeds) == [1234, 1234]
