@@ -1,5 +1,5 @@
-"""Spoken Chinese made ready to write from: credits, fillers and talk about the recording
-left out, cues punctuated.
+"""Spoken Chinese made ready to write from: credits, fillers, greetings and talk about the
+recording left out, cues punctuated.
 
 Chinese subtitles often carry the video's credits as their first cue ("内容/录制：…，视频剪
 辑/字幕：…") and the speaker's fillers ("嗯", "呃", "哎呀"), and are mostly unpunctuated: one
@@ -29,6 +29,13 @@ CREDIT_ROLES = (
 ENGLISH_CREDITS = re.compile(r"\b(?:subtitles?|captions?|edited|transcribed|filmed) by\b", re.I)
 # Interjections that open a cue without saying anything ("嗯 我们先看", "哎呀这张图").
 LEADING_FILLERS = re.compile(r"^(?:[嗯啊呃哦唉欸诶额]+|哎呀|哎|那个那个)[\s，,、。…]*")
+# A greeting that opens a cue ("Hello everyone, today …", "大家好，我们来看…"): the rest stays.
+GREETING = re.compile(
+    r"^(?:(?:hello|hi|hey|good (?:morning|afternoon|evening))"
+    r"(?: (?:everyone|everybody|all|folks|guys))?[,.!]*\s+"
+    r"|(?:各位)?(?:大家|同学们|朋友们)(?:好|晚上好|早上好|下午好)(?![像几多久处些])[\s，,、。！!]*)",
+    re.IGNORECASE,
+)
 FILLER_ONLY = re.compile(r"^[嗯啊呃哦唉欸诶额哎呀\s，,、。…！？!?]*$")
 # Talk about the recording or the channel, not the subject: retakes ("NG", "重录"), the
 # video's making ("录个课"), its quality ("视频非常水", "图个乐"), and calls to like or
@@ -58,10 +65,11 @@ def is_recording_talk(text: str) -> bool:
 
 
 def without_fillers(text: str) -> str:
-    """The cue without the interjections it opens with; empty if it is nothing else."""
+    """The cue without the interjections and greeting it opens with; empty if it is
+    nothing else."""
     if FILLER_ONLY.match(text):
         return ""
-    return LEADING_FILLERS.sub("", text.strip())
+    return GREETING.sub("", LEADING_FILLERS.sub("", text.strip()))
 
 
 def joint(before: str, after: str, pause_s: float) -> str | None:

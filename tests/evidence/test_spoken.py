@@ -12,6 +12,10 @@ def test_credits_and_fillers_are_not_content():
     assert without_fillers("哎呀这张图画得不太清楚") == "这张图画得不太清楚"
     assert without_fillers("嗯……啊") == ""
     assert without_fillers("啊这个问题") == "这个问题"
+    assert without_fillers("Hello everyone, today I explain paging.") == "today I explain paging."
+    assert without_fillers("大家好，我们来看推理框架") == "我们来看推理框架"
+    assert without_fillers("hierarchical caching") == "hierarchical caching"  # "hi" is no word
+    assert without_fillers("大家好像都用 vLLM") == "大家好像都用 vLLM"  # 好像: not a greeting
 
 
 def test_talk_about_the_recording_is_not_content():
@@ -55,5 +59,5 @@ def test_a_chinese_lecture_becomes_punctuated_speech_without_credits():
     segments = [Segment(start=a, end=b, text=t) for a, b, t in cues]
     transcript = Transcript(source="subtitles", language="zh", duration=9.0, segments=segments)
     [unit] = build_evidence(transcript, None, None, [], EvidenceOptions()).units
-    assert unit.text == "大家好我们来看推理框架，先看一下总体。再看 KV cache 怎么管理"
+    assert unit.text == "我们来看推理框架，先看一下总体。再看 KV cache 怎么管理"
     assert unit.start == 2.0
