@@ -242,10 +242,10 @@ def explained_terms(
 def with_subtitle(
     title: str, chapters: list[Chapter], notes: Notes, evidence: Evidence, meta: TalkMeta
 ) -> str:
-    """ "Serving LLMs without wasting GPU memory: PagedAttention, prefix caching and
-    continuous batching": the title, then two or three terms its mechanism chapters
-    explain (one a chapter first), never one the title already names, a part of another,
-    or the speaker's name."""
+    """The title, then two or three terms its mechanism chapters explain (one a chapter
+    first), never one the title already names, a part of another, or the speaker's name:
+    "Serving LLMs without wasting GPU memory: PagedAttention, prefix caching and
+    continuous batching"."""
     if TITLE_SEPARATORS.search(title):
         return title
     named = title.lower() + " " + (meta.speaker or "").lower()
