@@ -85,7 +85,56 @@ def names_corrected(
         corrections.append(correction(start, heard, name, slide))
         return name
 
-    return WORD.sub(replace, text)
+    return runs_corrected(WORD.sub(replace, text), start, slide, names, corrections)
+
+
+RUN_WORDS = (4, 3, 2)
+RUN_GAP = re.compile(r"[ -]")  # the words of a run are apart by a space or a hyphen only
+RUN_MIN_CHARS = 5  # shorter names spell too many runs of words
+RUN_NEAR_RATIO = 88  # "deep seek v2 light" / DeepSeek-V2-Lite is 89.7, "a real L" / AReaL 90.9
+
+
+def spelled(word: str) -> bool:
+    """A word of a name heard in pieces, not of English: "L", "v2", "seek" is English."""
+    if len(word) == 1:
+        return word.lower() not in "ai"
+    return any(ch.isdigit() for ch in word) or not is_english(word)
+
+
+def run_stands_for(words: list[str], name: str) -> bool:
+    """Two to four heard words that spell the slide's name, one of them no English word:
+    "a real L" for AReaL, "deep seek v2 light" for DeepSeek-V2-Lite, never "moon cake"."""
+    said, shown = squash("".join(words)), squash(name)
+    if len(shown) < RUN_MIN_CHARS or not any(spelled(w) for w in words):
+        return False
+    return said == shown or (
+        said[:1] == shown[:1]
+        and digits(said) == digits(shown)
+        and abs(len(said) - len(shown)) <= 2
+        and fuzz.ratio(said, shown) >= RUN_NEAR_RATIO
+    )
+
+
+def runs_corrected(text: str, start: float, slide: int, names: set[str], corrections: list) -> str:
+    """Names heard as several words take the slide's form."""
+    words = list(WORD.finditer(text))
+    out, done, i = [], 0, 0
+    while i < len(words):
+        for count in RUN_WORDS:
+            run = words[i : i + count]
+            gaps = [text[a.end() : b.start()] for a, b in zip(run, run[1:], strict=False)]
+            if len(run) < count or not all(RUN_GAP.fullmatch(g) for g in gaps):
+                continue
+            candidates = [n for n in names if run_stands_for([w.group() for w in run], n)]
+            if len(candidates) == 1:
+                heard = text[run[0].start() : run[-1].end()]
+                corrections.append(correction(start, heard, candidates[0], slide))
+                out += [text[done : run[0].start()], candidates[0]]
+                done, i = run[-1].end(), i + count
+                break
+        else:
+            i += 1
+    return "".join(out) + text[done:]
 
 
 # Numbers speech recognition confuses because they sound alike: thirteen / thirty, …

@@ -76,3 +76,20 @@ def test_a_word_next_to_the_slides_number_takes_the_slides_word():
         "with size 256",  # "with" is no part of "batch"
     ):
         assert corrected(said, slide=slide) == (said, [])
+
+
+def test_a_name_heard_as_several_words_takes_the_slides_form():
+    slide = "RL integration\nveRL, AReaL, slime\nDeepSeek-V2-Lite on Mooncake"
+    assert corrected("frameworks such as a real L integrate it", slide=slide) == (
+        "frameworks such as AReaL integrate it",
+        [("a real L", "AReaL", 4, 30.0)],
+    )
+    assert corrected("on deep seek v2 light it stays under a second", slide=slide)[0] == (
+        "on DeepSeek-V2-Lite it stays under a second"
+    )
+    for said in (
+        "a real life example",  # English words only: no name heard in pieces
+        "the moon cake store",  # Mooncake is no technical spelling on the slide
+        "it is a real, L-shaped curve",  # a comma is no gap inside a name
+    ):
+        assert corrected(said, slide=slide) == (said, [])
