@@ -100,6 +100,15 @@ class OpenAILLM:
     cache: CallCache | None = None  # valid replies already received (a resumed run)
     # Restarts a dead embedded server once (True: ask again); see server.EmbeddedServer.
     revive: Callable[[], bool] | None = None
+    # At most `slots` requests in flight, shared by the copies: a call waits here for a
+    # slot rather than in the server's queue, where its timeout would already be running
+    # (candidates asked for inside parallel paragraphs exceed the slots).
+    in_flight: threading.BoundedSemaphore | None = None
+
+    def __post_init__(self) -> None:
+        if self.in_flight is None:
+            object.__setattr__(self, "in_flight", threading.BoundedSemaphore(self.slots))
+
     _sink_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -204,7 +213,8 @@ class OpenAILLM:
         if self.down:
             raise EndpointError(self.down[0])
         try:
-            return self._client.chat.completions.create(**request)
+            with self.in_flight:
+                return self._client.chat.completions.create(**request)
         except openai.APITimeoutError as err:
             self.down.append(
                 f"{self.endpoint.base_url} timed out after {self.opts.timeout_s:g} s "

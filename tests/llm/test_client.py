@@ -184,3 +184,33 @@ def test_a_refused_connection_without_a_server_to_revive_is_an_outage():
 
     with pytest.raises(EndpointError, match="Connection error"):
         llm_answering(refuse).complete(PROMPT, Answer)
+
+
+def test_no_more_requests_in_flight_than_the_endpoint_has_slots():
+    """Calls beyond the slots (candidates inside parallel paragraphs) wait in the client,
+    not in the server's queue where their timeout would run; copies share the slots."""
+    import threading
+    import time
+
+    from pipeline.llm.parallel import ordered_map
+
+    lock, state = threading.Lock(), {"now": 0, "most": 0}
+
+    def reply(body: dict) -> str:
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.05)
+        with lock:
+            state["now"] -= 1
+        return json.dumps({"value": 1})
+
+    llm, endpoint = scripted_llm(reply, slots=2)
+    copy = llm.with_sink(lambda record: None)
+
+    def ask(v: int) -> int:
+        return (llm if v % 2 else copy).complete(PROMPT, Answer, 50, variant=v).value
+
+    assert ordered_map(ask, list(range(8)), 8) == [1] * 8
+    assert state["most"] == 2
+    assert sorted(r["seed"] for r in endpoint.requests) == [1234 + v for v in range(8)]
