@@ -104,12 +104,11 @@ class OpenAILLM:
     # slot rather than in the server's queue, where its timeout would already be running
     # (candidates asked for inside parallel paragraphs exceed the slots).
     in_flight: threading.BoundedSemaphore | None = None
+    _sink_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         if self.in_flight is None:
             object.__setattr__(self, "in_flight", threading.BoundedSemaphore(self.slots))
-
-    _sink_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def model_id(self) -> str:
