@@ -33,6 +33,13 @@ MEASUREMENT = re.compile(
     r"\d+(?:\.\d+)?\s*(?:%|x\b|×|倍|times|percent|ms\b|s\b|秒|毫秒|[KMGT]i?B\b|tokens?\b|QPS|TPS)",
     re.IGNORECASE,
 )
+# A plan or a forecast, never quoted as a measurement ("预计在下一个版本中…10 到 20%").
+FORECAST = re.compile(
+    r"预计|预期|计划|将会|有望|下一(?:个)?版本|未来|目标是|路线图"
+    r"|\b(?:expect(?:s|ed)?|will|plan(?:s|ned)?|aim(?:s|ed)? to|next (?:release|version)"
+    r"|roadmap|forecast|projected)\b",
+    re.IGNORECASE,
+)
 HARDWARE = re.compile(r"\b(?:[AHBLV]\d{2,3}|MI\d{3}X?|RTX ?\d{4}|TPU ?v\d|昇腾 ?\d*)\b|昇腾")
 
 
@@ -53,11 +60,12 @@ def verdict_of(
 
 def first_sentence(sections: list[DraftSection], measured: bool = False) -> str | None:
     """The first sentence of these chapters; with `measured`, the first with a quantity
-    (a number with a unit or a ratio: a year or a version is no measurement)."""
+    (a number with a unit or a ratio: a year or a version is no measurement) that is no
+    plan or forecast."""
     for section in sections:
         for paragraph in section.paragraphs:
             for sentence in split_sentences(paragraph.text):
-                if not measured or MEASUREMENT.search(sentence):
+                if not measured or (MEASUREMENT.search(sentence) and not FORECAST.search(sentence)):
                     return sentence.rstrip("。.")
     return None
 
@@ -90,11 +98,16 @@ def risks_of(draft: Draft) -> list[str]:
     return risks
 
 
-def strengths_of(draft: Draft) -> list[str]:
+def strengths_of(draft: Draft, checks: list[Check]) -> list[str]:
+    """What the article does well, each only where the checks behind it passed."""
     zh = draft.zh.sections
+    passed = {c.name for c in checks if c.passed}
     found = []
-    if count := sum(len(numbers(p.text)) for s in zh for p in s.paragraphs):
+    count = sum(len(numbers(p.text)) for s in zh for p in s.paragraphs)
+    if count and {"numbers_grounded", "numbers_bound"} <= passed:
         found.append(f"文中 {count} 处数字均可追溯到演讲原文")
+    if "sentences_supported" not in passed:
+        return found
     if mechanisms := [s.title for s in zh if s.role == "mechanism"]:
         found.append(f"讲清了机制（{'、'.join(mechanisms[:3])}）")
     if any(s.role == "limits" for s in zh):
@@ -117,7 +130,7 @@ def review_card(draft: Draft, checks: list[Check], fallbacks: list[str]) -> Revi
     paragraphs = sum(len(s.paragraphs) for s in draft.zh.sections)
     verdict, reasons = verdict_of(checks, draft.revisions, paragraphs)
     readers = " · ".join(draft.tags) or "AI 基础设施"
-    strengths = strengths_of(draft)
+    strengths = strengths_of(draft, checks)
     lines = [f"{verdict}：{'；'.join(reasons)}。"]
     if line := fallback_line(fallbacks):
         lines.append(line)

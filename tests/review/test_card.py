@@ -71,3 +71,17 @@ def test_the_card_says_where_fallbacks_stand_in():
         in result.card.assessment
     )
     assert "后备" not in review()[0].card.assessment
+
+
+def test_a_strength_is_said_only_where_its_check_passed():
+    result, _ = review(en=[EN[0].replace("2.2", "2.5"), EN[1]])
+    assert "numbers_grounded" in result.card.reasons[0]
+    assert "可追溯" not in result.card.assessment
+
+
+def test_a_forecast_is_never_quoted_as_a_measurement():
+    forecast = "下一个版本预计带来 10 到 20% 的性能提升。"
+    zh = [forecast + ZH[0], ZH[1]]
+    result, _ = review(zh=zh)
+    assert "实测下一个版本" not in result.card.summary
+    assert "实测在演讲者自己的基准测试中" in result.card.summary  # the measured one is
