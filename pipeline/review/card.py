@@ -43,18 +43,59 @@ FORECAST = re.compile(
 HARDWARE = re.compile(r"\b(?:[AHBLV]\d{2,3}|MI\d{3}X?|RTX ?\d{4}|TPU ?v\d|昇腾 ?\d*)\b|昇腾")
 
 
+# What a failed check means, in the words a reviewer reads.
+CHECK_PROBLEMS = {
+    "citations": "段落缺少引用或引用了不存在的证据",
+    "same_structure": "中英文的章节或引用不一致",
+    "numbers_grounded": "有数字不在所引证据中，或中英文数字不一致",
+    "numbers_bound": "有数字被安到了别的对象上",
+    "sentences_supported": "有句子得不到所引证据的支持",
+    "no_prompt_echo": "文中复述了写作提示",
+    "languages": "有句子不是该篇的语言",
+    "no_duplicate_paragraphs": "有重复的段落",
+    "no_repeated_sentences": "有重复的句子",
+    "translations_faithful": "有译文与原文意思不符",
+    "terminology": "有术语没有按统一译法书写",
+    "titles_not_fragments": "有标题是截断的幻灯片文字",
+}
+LANGUAGE_WORDS = {"en": "英文", "zh": "中文"}
+PLACE = re.compile(r"^(en|zh) (?:§(\d+)(?:¶(\d+)| (title))|(title|summary))$")
+MAX_PLACES = 3
+
+
+def place_of(where: str) -> str:
+    """A finding's place in a reviewer's words: en §3¶4 is 英文第 3 章第 4 段 (and 英文第 3
+    章标题, 中文摘要, 标签)."""
+    if not (match := PLACE.match(where)):
+        return "标签" if where == "tags" else where
+    lang, chapter, paragraph, heading, whole = match.groups()
+    said = LANGUAGE_WORDS[lang]
+    if whole:
+        return said + {"title": "标题", "summary": "摘要"}[whole]
+    return f"{said}第 {chapter} 章" + (f"第 {paragraph} 段" if paragraph else "标题")
+
+
+def problem_of(check: Check) -> str:
+    """The failure and where it is: 有数字不在所引证据中…（英文第 3 章第 4 段）."""
+    places = list(dict.fromkeys(place_of(f.split(": ", 1)[0]) for f in check.findings))
+    where = "、".join(places[:MAX_PLACES]) + (" 等" if len(places) > MAX_PLACES else "")
+    problem = CHECK_PROBLEMS.get(check.name, check.name)
+    return f"{problem}（{where}）" if where else problem
+
+
 def verdict_of(
     checks: list[Check], revisions: list[Revision], paragraphs: int
 ) -> tuple[str, list[str]]:
-    """The verdict and the rules that decided it."""
-    failed = [c.name for c in checks if not c.passed]
-    if untrusted := [name for name in failed if name in TRUST_CHECKS]:
-        return "不推荐收录", [f"未通过可信度检查：{'、'.join(untrusted)}"]
+    """The verdict and the rules that decided it, in a reviewer's words."""
+    failed = [c for c in checks if not c.passed]
+    if untrusted := [c for c in failed if c.name in TRUST_CHECKS]:
+        return "不推荐收录", [f"未通过可信度检查：{'；'.join(map(problem_of, untrusted))}"]
     if paragraphs < MIN_PARAGRAPHS:
         return "不推荐收录", [f"正文只有 {paragraphs} 段，不成文章"]
-    reasons = [f"未通过检查：{'、'.join(failed)}"] if failed else []
-    if unresolved := [r.where for r in revisions if r.action in UNRESOLVED]:
-        reasons.append(f"{len(unresolved)} 处文字带着检查意见保留（{'、'.join(unresolved[:3])}）")
+    reasons = [f"未通过检查：{'；'.join(map(problem_of, failed))}"] if failed else []
+    if unresolved := [place_of(r.where) for r in revisions if r.action in UNRESOLVED]:
+        listed = "、".join(unresolved[:MAX_PLACES])
+        reasons.append(f"{len(unresolved)} 处文字带着检查意见保留（{listed}）")
     return ("需修改", reasons) if reasons else ("推荐收录", ["全部自动检查通过"])
 
 

@@ -1,6 +1,7 @@
 import pytest
 
 from pipeline.review import review as review_draft
+from pipeline.review.card import CHECK_PROBLEMS
 from pipeline.schema import Draft, Revision
 from tests.review.test_review import EN, EVIDENCE, PROMPTS, ZH, review, text
 
@@ -38,18 +39,21 @@ def test_a_faithful_article_is_recommended_with_its_grounds_readers_and_risks():
 def test_a_failing_article_is_never_recommended(en, zh, verdict, reason):
     result, _ = review(en=en, zh=zh)
     assert result.verdict == "fail"
-    assert result.card.verdict == verdict and reason in result.card.reasons[0]
+    assert result.card.verdict == verdict and CHECK_PROBLEMS[reason] in result.card.reasons[0]
+    assert reason not in result.card.assessment  # a reviewer reads problems, not check ids
 
 
 def test_a_fragment_heading_needs_editing():
     result, _ = review(en_title="16 tokens each, handed out")
-    assert result.card.verdict == "需修改" and "titles_not_fragments" in result.card.reasons[0]
+    assert result.card.reasons == [
+        "未通过检查：有标题是截断的幻灯片文字（英文标题、英文第 1 章标题）"
+    ]
 
 
 def test_text_kept_with_findings_needs_a_reader_before_publishing():
     kept = Revision(where="zh §1¶2", findings=["number 16 is missing"], action="kept with findings")
     result, _ = review(revisions=[kept])
-    assert result.card.verdict == "需修改" and "zh §1¶2" in result.card.reasons[0]
+    assert result.card.verdict == "需修改" and "中文第 1 章第 2 段" in result.card.reasons[0]
 
 
 def test_an_article_of_one_paragraph_is_not_recommended():
@@ -75,7 +79,9 @@ def test_the_card_says_where_fallbacks_stand_in():
 
 def test_a_strength_is_said_only_where_its_check_passed():
     result, _ = review(en=[EN[0].replace("2.2", "2.5"), EN[1]])
-    assert "numbers_grounded" in result.card.reasons[0]
+    assert result.card.reasons == [
+        "未通过可信度检查：有数字不在所引证据中，或中英文数字不一致（英文第 1 章第 1 段）"
+    ]
     assert "可追溯" not in result.card.assessment
 
 
