@@ -1,15 +1,18 @@
 """The review card a reviewer reads first (../shared/style.md): what the talk says, and a
-verdict with its reasons, in Chinese.
+verdict with its reasons, in Chinese and in English, saying the same things.
 
 The verdict follows written rules over the automatic checks, never the model's opinion;
-the prose is assembled from the reviewed Chinese article (its own sentences, so it is as
-grounded as the article) and from what the checks found.
+the prose is assembled from the reviewed article in each language (its own sentences, so
+it is as grounded as the article) and from what the checks found: a strength is stated
+only where the check behind it passed.
 """
 
 import re
+from dataclasses import dataclass, field
 
 from pipeline.grounding import split_sentences
-from pipeline.schema import Check, Draft, DraftSection, ReviewCard, Revision
+from pipeline.schema import Check, Draft, DraftSection, DraftText, ReviewCard, Revision
+from pipeline.schema.review import CardText
 from pipeline.text import numbers
 
 # A failure of these means the article may state what the talk did not: never publish.
@@ -45,58 +48,116 @@ HARDWARE = re.compile(r"\b(?:[AHBLV]\d{2,3}|MI\d{3}X?|RTX ?\d{4}|TPU ?v\d|昇腾
 
 # What a failed check means, in the words a reviewer reads.
 CHECK_PROBLEMS = {
-    "citations": "段落缺少引用或引用了不存在的证据",
-    "same_structure": "中英文的章节或引用不一致",
-    "numbers_grounded": "有数字不在所引证据中，或中英文数字不一致",
-    "numbers_bound": "有数字被安到了别的对象上",
-    "sentences_supported": "有句子得不到所引证据的支持",
-    "no_prompt_echo": "文中复述了写作提示",
-    "languages": "有句子不是该篇的语言",
-    "no_duplicate_paragraphs": "有重复的段落",
-    "no_repeated_sentences": "有重复的句子",
-    "translations_faithful": "有译文与原文意思不符",
-    "terminology": "有术语没有按统一译法书写",
-    "titles_not_fragments": "有标题是截断的幻灯片文字",
+    "citations": (
+        "段落缺少引用或引用了不存在的证据",
+        "a paragraph cites nothing or unknown evidence",
+    ),
+    "same_structure": (
+        "中英文的章节或引用不一致",
+        "the chapters or citations differ between zh and en",
+    ),
+    "numbers_grounded": (
+        "有数字不在所引证据中，或中英文数字不一致",
+        "a number is not in the cited evidence, or zh and en give different numbers",
+    ),
+    "numbers_bound": ("有数字被安到了别的对象上", "a number is given to another subject"),
+    "sentences_supported": (
+        "有句子得不到所引证据的支持",
+        "a sentence is not supported by its evidence",
+    ),
+    "no_prompt_echo": ("文中复述了写作提示", "the text repeats the writing prompt"),
+    "languages": ("有句子不是该篇的语言", "a sentence is in the wrong language"),
+    "no_duplicate_paragraphs": ("有重复的段落", "a paragraph is repeated"),
+    "no_repeated_sentences": ("有重复的句子", "a sentence is repeated"),
+    "translations_faithful": ("有译文与原文意思不符", "a translation says something else"),
+    "terminology": ("有术语没有按统一译法书写", "a term is not written in the house form"),
+    "titles_not_fragments": ("有标题是截断的幻灯片文字", "a heading is a cut slide line"),
 }
-LANGUAGE_WORDS = {"en": "英文", "zh": "中文"}
+LABELS = {"推荐收录": "Recommended", "需修改": "Needs revision", "不推荐收录": "Not recommended"}
+LANGUAGE_WORDS = {"zh": {"en": "英文", "zh": "中文"}, "en": {"en": "English", "zh": "Chinese"}}
 PLACE = re.compile(r"^(en|zh) (?:§(\d+)(?:¶(\d+)| (title))|(title|summary))$")
 MAX_PLACES = 3
 
 
-def place_of(where: str) -> str:
-    """A finding's place in a reviewer's words: en §3¶4 is 英文第 3 章第 4 段 (and 英文第 3
-    章标题, 中文摘要, 标签)."""
+def place_of(where: str, lang: str = "zh") -> str:
+    """A finding's place in a reviewer's words: en §3¶4 is 英文第 3 章第 4 段, or "English
+    chapter 3, paragraph 4" (and 英文第 3 章标题, 中文摘要, 标签)."""
     if not (match := PLACE.match(where)):
-        return "标签" if where == "tags" else where
-    lang, chapter, paragraph, heading, whole = match.groups()
-    said = LANGUAGE_WORDS[lang]
+        return ("标签" if lang == "zh" else "tags") if where == "tags" else where
+    text, chapter, paragraph, heading, whole = match.groups()
+    said = LANGUAGE_WORDS[lang][text]
+    if lang == "en":
+        if whole:
+            return f"{said} {whole}"
+        return f"{said} chapter {chapter}, " + (
+            f"paragraph {paragraph}" if paragraph else "heading"
+        )
     if whole:
         return said + {"title": "标题", "summary": "摘要"}[whole]
     return f"{said}第 {chapter} 章" + (f"第 {paragraph} 段" if paragraph else "标题")
 
 
-def problem_of(check: Check) -> str:
+def listed(items: list[str], lang: str) -> str:
+    more = len(items) > MAX_PLACES
+    if lang == "zh":
+        return "、".join(items[:MAX_PLACES]) + (" 等" if more else "")
+    return "; ".join(items[:MAX_PLACES]) + (" and more" if more else "")
+
+
+def problem_of(check: Check, lang: str = "zh") -> str:
     """The failure and where it is: 有数字不在所引证据中…（英文第 3 章第 4 段）."""
-    places = list(dict.fromkeys(place_of(f.split(": ", 1)[0]) for f in check.findings))
-    where = "、".join(places[:MAX_PLACES]) + (" 等" if len(places) > MAX_PLACES else "")
-    problem = CHECK_PROBLEMS.get(check.name, check.name)
-    return f"{problem}（{where}）" if where else problem
+    places = list(dict.fromkeys(place_of(f.split(": ", 1)[0], lang) for f in check.findings))
+    zh, en = CHECK_PROBLEMS.get(check.name, (check.name, check.name))
+    if lang == "zh":
+        return f"{zh}（{listed(places, lang)}）" if places else zh
+    return f"{en} ({listed(places, lang)})" if places else en
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One rule that decided the verdict, to be said in either language."""
+
+    kind: str  # untrusted, failed, short, kept, passed
+    checks: tuple[Check, ...] = ()
+    places: tuple[str, ...] = field(default=())
+    count: int = 0
+
+    def said(self, lang: str) -> str:
+        zh = lang == "zh"
+        problems = ("；" if zh else "; ").join(problem_of(c, lang) for c in self.checks)
+        if self.kind == "untrusted":
+            return f"未通过可信度检查：{problems}" if zh else f"failed a trust check: {problems}"
+        if self.kind == "failed":
+            return f"未通过检查：{problems}" if zh else f"failed a check: {problems}"
+        if self.kind == "short":
+            return (
+                f"正文只有 {self.count} 段，不成文章"
+                if zh
+                else (f"the body has only {self.count} paragraph(s): no article")
+            )
+        if self.kind == "kept":
+            where = listed([place_of(p, lang) for p in self.places], lang)
+            return (
+                f"{self.count} 处文字带着检查意见保留（{where}）"
+                if zh
+                else (f"{self.count} passage(s) kept with findings ({where})")
+            )
+        return "全部自动检查通过" if zh else "every automatic check passed"
 
 
 def verdict_of(
     checks: list[Check], revisions: list[Revision], paragraphs: int
-) -> tuple[str, list[str]]:
-    """The verdict and the rules that decided it, in a reviewer's words."""
-    failed = [c for c in checks if not c.passed]
-    if untrusted := [c for c in failed if c.name in TRUST_CHECKS]:
-        return "不推荐收录", [f"未通过可信度检查：{'；'.join(map(problem_of, untrusted))}"]
+) -> tuple[str, list[Reason]]:
+    """The verdict and the rules that decided it."""
+    failed = tuple(c for c in checks if not c.passed)
+    if untrusted := tuple(c for c in failed if c.name in TRUST_CHECKS):
+        return "不推荐收录", [Reason("untrusted", untrusted)]
     if paragraphs < MIN_PARAGRAPHS:
-        return "不推荐收录", [f"正文只有 {paragraphs} 段，不成文章"]
-    reasons = [f"未通过检查：{'；'.join(map(problem_of, failed))}"] if failed else []
-    if unresolved := [place_of(r.where) for r in revisions if r.action in UNRESOLVED]:
-        listed = "、".join(unresolved[:MAX_PLACES])
-        reasons.append(f"{len(unresolved)} 处文字带着检查意见保留（{listed}）")
-    return ("需修改", reasons) if reasons else ("推荐收录", ["全部自动检查通过"])
+        return "不推荐收录", [Reason("short", count=paragraphs)]
+    reasons = [Reason("failed", failed)] if failed else []
+    if unresolved := tuple(r.where for r in revisions if r.action in UNRESOLVED):
+        reasons.append(Reason("kept", places=unresolved, count=len(unresolved)))
+    return ("需修改", reasons) if reasons else ("推荐收录", [Reason("passed")])
 
 
 def first_sentence(sections: list[DraftSection], measured: bool = False) -> str | None:
@@ -111,74 +172,112 @@ def first_sentence(sections: list[DraftSection], measured: bool = False) -> str 
     return None
 
 
-def summary_of(draft: Draft) -> str:
-    """ "文章讲……：重点包括……；实测……；作者同时指出……。", from the Chinese article."""
-    zh = draft.zh
-    by_role = {role: [s for s in zh.sections if s.role == role] for role in ("results", "limits")}
-    core = [s.title for s in zh.sections if s.role not in ("results", "limits")] or [
-        s.title for s in zh.sections
+def summary_of(text: DraftText) -> str:
+    """ "文章讲……：重点包括……；实测……；作者同时指出……。" from the article in its language."""
+    by_role = {role: [s for s in text.sections if s.role == role] for role in ("results", "limits")}
+    core = [s.title for s in text.sections if s.role not in ("results", "limits")] or [
+        s.title for s in text.sections
     ]
-    parts = [f"文章讲{zh.title}：重点包括{'、'.join(core[:4])}"]
-    if measured := first_sentence(by_role["results"], measured=True):
-        parts.append(f"实测{measured}")
-    if limit := first_sentence(by_role["limits"]):
-        parts.append(f"作者同时指出{limit}")
-    return "；".join(parts) + "。"
+    measured = first_sentence(by_role["results"], measured=True)
+    limit = first_sentence(by_role["limits"])
+    if text.lang == "zh":
+        parts = [f"文章讲{text.title}：重点包括{'、'.join(core[:4])}"]
+        parts += [f"实测{measured}"] if measured else []
+        parts += [f"作者同时指出{limit}"] if limit else []
+        return "；".join(parts) + "。"
+    parts = [f"The article covers {text.title}, chiefly {', '.join(core[:4])}"]
+    parts += [f"measured: {measured}"] if measured else []
+    parts += [f"the speaker also notes: {limit}"] if limit else []
+    return "; ".join(parts) + "."
 
 
-def risks_of(draft: Draft) -> list[str]:
+def risks_of(draft: Draft, lang: str) -> list[str]:
     results = " ".join(
         p.text for s in (*draft.zh.sections, *draft.en.sections) for p in s.paragraphs
     )
+    zh = lang == "zh"
     risks = []
     if SELF_MEASURED.search(results):
-        risks.append("数据为演讲者自测")
+        risks.append("数据为演讲者自测" if zh else "the data are the speaker's own measurements")
     if hardware := sorted(set(HARDWARE.findall(results))):
-        risks.append(f"结果依赖特定硬件（{'、'.join(hardware[:3])}）")
-    risks.append("数字只来自这一场演讲，未经独立复现")
+        hw = ("、" if zh else ", ").join(hardware[:3])
+        risks.append(
+            f"结果依赖特定硬件（{hw}）" if zh else f"the results depend on hardware ({hw})"
+        )
+    risks.append(
+        "数字只来自这一场演讲，未经独立复现"
+        if zh
+        else "the numbers come from this talk alone, not reproduced independently"
+    )
     return risks
 
 
-def strengths_of(draft: Draft, checks: list[Check]) -> list[str]:
+def strengths_of(draft: Draft, checks: list[Check], lang: str = "zh") -> list[str]:
     """What the article does well, each only where the checks behind it passed."""
-    zh = draft.zh.sections
+    zh = lang == "zh"
+    sections = draft.text(lang).sections
     passed = {c.name for c in checks if c.passed}
     found = []
-    count = sum(len(numbers(p.text)) for s in zh for p in s.paragraphs)
+    count = sum(len(numbers(p.text)) for s in sections for p in s.paragraphs)
     if count and {"numbers_grounded", "numbers_bound"} <= passed:
-        found.append(f"文中 {count} 处数字均可追溯到演讲原文")
+        found.append(
+            f"文中 {count} 处数字均可追溯到演讲原文"
+            if zh
+            else f"all {count} numbers trace back to the talk"
+        )
     if "sentences_supported" not in passed:
         return found
-    if mechanisms := [s.title for s in zh if s.role == "mechanism"]:
-        found.append(f"讲清了机制（{'、'.join(mechanisms[:3])}）")
-    if any(s.role == "limits" for s in zh):
-        found.append("交代了适用边界")
+    if mechanisms := [s.title for s in sections if s.role == "mechanism"]:
+        names = ("、" if zh else ", ").join(mechanisms[:3])
+        found.append(f"讲清了机制（{names}）" if zh else f"it explains the mechanism ({names})")
+    if any(s.role == "limits" for s in sections):
+        found.append("交代了适用边界" if zh else "it states where the approach stops helping")
     return found
 
 
-def fallback_line(fallbacks: list[str]) -> str | None:
+def fallback_line(fallbacks: list[str], lang: str) -> str | None:
     """Where the model answered badly and a fallback stands in: a reviewer reads those."""
     if not fallbacks:
         return None
-    where = "、".join(f.split(": ", 1)[0] for f in fallbacks[:3])
-    more = " 等" if len(fallbacks) > 3 else ""
-    count = len(fallbacks)
-    return f"其中 {count} 处模型回答未通过检查，由后备文字代替（{where}{more}），请重点复核。"
+    where = listed([place_of(f.split(": ", 1)[0], lang) for f in fallbacks], lang)
+    if lang == "zh":
+        return (
+            f"其中 {len(fallbacks)} 处模型回答未通过检查，由后备文字代替（{where}），请重点复核。"
+        )
+    return (
+        f"In {len(fallbacks)} place(s) the model's answer failed the checks and a fallback "
+        f"stands in ({where}): read those first."
+    )
+
+
+def card_text(
+    draft: Draft, checks: list[Check], fallbacks: list[str], verdict: str, reasons, lang: str
+) -> CardText:
+    zh = lang == "zh"
+    label = verdict if zh else LABELS[verdict]
+    said = [r.said(lang) for r in reasons]
+    lines = [f"{label}：{'；'.join(said)}。" if zh else f"{label}: {'; '.join(said)}."]
+    if line := fallback_line(fallbacks, lang):
+        lines.append(line if zh else f" {line}")
+    if strengths := strengths_of(draft, checks, lang):
+        lines.append(f"{'，'.join(strengths)}。" if zh else f" Strengths: {'; '.join(strengths)}.")
+    tags = " · ".join(draft.tags)
+    if zh:
+        lines.append(f"适合关注 {tags or 'AI 基础设施'} 的 AI 基础设施工程师阅读。")
+        lines.append(f"风险：{'；'.join(risks_of(draft, lang))}。")
+    else:
+        lines.append(f" For AI-infrastructure engineers following {tags or 'AI infrastructure'}.")
+        lines.append(f" Risks: {'; '.join(risks_of(draft, lang))}.")
+    return CardText(
+        verdict=label, summary=summary_of(draft.text(lang)), assessment="".join(lines), reasons=said
+    )
 
 
 def review_card(draft: Draft, checks: list[Check], fallbacks: list[str]) -> ReviewCard:
     """`fallbacks`: the draft's and those of the stages before it (notes)."""
     paragraphs = sum(len(s.paragraphs) for s in draft.zh.sections)
     verdict, reasons = verdict_of(checks, draft.revisions, paragraphs)
-    readers = " · ".join(draft.tags) or "AI 基础设施"
-    strengths = strengths_of(draft, checks)
-    lines = [f"{verdict}：{'；'.join(reasons)}。"]
-    if line := fallback_line(fallbacks):
-        lines.append(line)
-    if strengths:
-        lines.append(f"{'，'.join(strengths)}。")
-    lines.append(f"适合关注 {readers} 的 AI 基础设施工程师阅读。")
-    lines.append(f"风险：{'；'.join(risks_of(draft))}。")
+    zh, en = (card_text(draft, checks, fallbacks, verdict, reasons, lang) for lang in ("zh", "en"))
     return ReviewCard(
-        verdict=verdict, summary=summary_of(draft), assessment="".join(lines), reasons=reasons
+        verdict=verdict, summary=zh.summary, assessment=zh.assessment, reasons=zh.reasons, en=en
     )

@@ -17,13 +17,24 @@ class Check(Contract):
 Verdict = Literal["推荐收录", "需修改", "不推荐收录"]
 
 
+class CardText(Contract):
+    """The card in one language."""
+
+    verdict: str = Field(description="the verdict's label in that language")
+    summary: str = Field(description="what the article says: problem, method, results, limits")
+    assessment: str = Field(description="the verdict and why: strengths, readers, risks")
+    reasons: list[str] = Field(description="the rules that decided the verdict")
+
+
 class ReviewCard(Contract):
-    """What a reviewer reads first, in Chinese: what the talk says, and whether to publish."""
+    """What a reviewer reads first, in Chinese (and `en`, the same in English): what the
+    talk says, and whether to publish."""
 
     verdict: Verdict
     summary: str = Field(description="what the article says: problem, method, results, limits")
     assessment: str = Field(description="the verdict and why: strengths, readers, risks")
     reasons: list[str] = Field(description="the rules that decided the verdict")
+    en: CardText | None = Field(None, description="the card in English (None: an older review)")
 
 
 class Review(StageOutput):

@@ -103,10 +103,14 @@ def about_page(lang: str) -> str:
 
 
 def review_card(talk: PublishedTalk, lang: str) -> list[str]:
+    """The card in the page's language (a review made before cards were bilingual has only
+    the Chinese one)."""
     card = talk.review.card
     kind = {"推荐收录": "success", "需修改": "warning"}.get(card.verdict, "danger")
-    heading = f"{HEADINGS[lang]['card']} · {card.verdict}"
-    body = [typeset_text(card.summary, "zh"), "", typeset_text(card.assessment, "zh")]
+    said, card_lang = (card.en, "en") if lang == "en" and card.en else (card, "zh")
+    label = said.verdict
+    heading = f"{HEADINGS[lang]['card']} · {label}"
+    body = [typeset_text(said.summary, card_lang), "", typeset_text(said.assessment, card_lang)]
     return [f'!!! {kind} "{heading}"', "", *(f"    {line}" if line else "" for line in body), ""]
 
 

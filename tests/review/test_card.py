@@ -39,7 +39,7 @@ def test_a_faithful_article_is_recommended_with_its_grounds_readers_and_risks():
 def test_a_failing_article_is_never_recommended(en, zh, verdict, reason):
     result, _ = review(en=en, zh=zh)
     assert result.verdict == "fail"
-    assert result.card.verdict == verdict and CHECK_PROBLEMS[reason] in result.card.reasons[0]
+    assert result.card.verdict == verdict and CHECK_PROBLEMS[reason][0] in result.card.reasons[0]
     assert reason not in result.card.assessment  # a reviewer reads problems, not check ids
 
 
@@ -71,8 +71,11 @@ def test_the_card_says_where_fallbacks_stand_in():
     )
     result = review_draft(draft, EVIDENCE, "en", [], PROMPTS, ["sec-01: no valid claims"])
     assert (
-        "其中 2 处模型回答未通过检查，由后备文字代替（notes sec-01、en §1¶2）"
+        "其中 2 处模型回答未通过检查，由后备文字代替（notes sec-01、英文第 1 章第 2 段）"
         in result.card.assessment
+    )
+    assert "a fallback stands in (notes sec-01; English chapter 1, paragraph 2)" in (
+        result.card.en.assessment
     )
     assert "后备" not in review()[0].card.assessment
 
@@ -91,3 +94,19 @@ def test_a_forecast_is_never_quoted_as_a_measurement():
     result, _ = review(zh=zh)
     assert "实测下一个版本" not in result.card.summary
     assert "实测在演讲者自己的基准测试中" in result.card.summary  # the measured one is
+
+
+def test_the_english_card_says_what_the_chinese_one_says():
+    card = review()[0].card
+    assert card.en.verdict == "Recommended" and card.en.reasons == ["every automatic check passed"]
+    assert card.en.summary.startswith("The article covers Paging the cache")
+    assert "measured: In the speaker's own benchmark, throughput was 2.2 times" in card.en.summary
+    assert "all 2 numbers trace back to the talk" in card.en.assessment
+    assert "speaker's own measurements" in card.en.assessment
+    failed = review(en=[EN[0].replace("2.2", "2.5"), EN[1]])[0].card
+    assert failed.en.verdict == "Not recommended"
+    assert failed.en.reasons == [
+        "failed a trust check: a number is not in the cited evidence, or zh and en give "
+        "different numbers (English chapter 1, paragraph 1)"
+    ]
+    assert "trace back" not in failed.en.assessment

@@ -25,6 +25,8 @@ def test_the_site_builds_strictly_with_cards_articles_slides_and_review_cards(tm
     english = (public / "en/articles/examples/paging/index.html").read_text()
     assert "Paging the KV cache" in english and "Blocks on demand" in english
     assert "Speaker: Ada" in english
+    assert "Review card · " in english and "The article covers" in english  # its own card
+    assert "文章讲" not in english and "The article covers" not in article
     nav_titles = re.findall(
         r'md-nav__link[^>]*>\s*<span class="md-ellipsis">\s*([^<]+?)\s*<', english
     )
