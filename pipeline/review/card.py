@@ -8,7 +8,7 @@ only where the check behind it passed.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pipeline.grounding import split_sentences
 from pipeline.schema import Check, Draft, DraftSection, DraftText, ReviewCard, Revision
@@ -119,7 +119,7 @@ class Reason:
 
     kind: str  # untrusted, failed, short, kept, passed
     checks: tuple[Check, ...] = ()
-    places: tuple[str, ...] = field(default=())
+    places: tuple[str, ...] = ()
     count: int = 0
 
     def said(self, lang: str) -> str:
