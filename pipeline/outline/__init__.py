@@ -215,6 +215,8 @@ def build_outline(
 SUBTITLE_TERMS = 3
 SUBTITLE_MIN_MENTIONS = 2  # a term the claims only name in passing is no subtitle
 TITLE_SEPARATORS = re.compile(r"[:：]")
+# A slide's numbering glued to a word ("Technique2", "Prompt1"): a label, not a name.
+NUMBERED_WORD = re.compile(r"[A-Z]?[a-z]+\d+")
 
 
 def explained_terms(
@@ -252,8 +254,12 @@ def with_subtitle(
     chosen: list[str] = []
 
     def fits(term: str) -> bool:
-        return not term_pattern(term, plural=True).search(named) and not any(
-            term_pattern(term).search(c) or term_pattern(c).search(term) for c in chosen
+        return (
+            not NUMBERED_WORD.fullmatch(term)
+            and not term_pattern(term, plural=True).search(named)
+            and not any(
+                term_pattern(term).search(c) or term_pattern(c).search(term) for c in chosen
+            )
         )
 
     headed, mentioned = explained_terms(chapters, notes, evidence)

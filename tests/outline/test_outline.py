@@ -171,12 +171,15 @@ def test_a_title_gets_a_subtitle_naming_what_its_mechanism_chapters_explain():
         language="en",
         sections=[
             section(1, "The KV cache eats GPU memory", "The KV cache grows with every token."),
-            section(2, "PagedAttention", "PagedAttention keeps the KV cache in blocks."),
+            section(
+                2, "Technique2: PagedAttention", "PagedAttention keeps the KV cache in blocks."
+            ),
             section(3, "Prefix caching", "Prefix caching shares blocks. Prefix caching saves."),
             section(4, "Ada Lindqvist", "Ada Lindqvist thanks Ada Lindqvist's team."),
         ],
     )
-    terms = ["KV cache", "PagedAttention", "prefix caching", "GPU memory", "Ada Lindqvist"]
+    terms = ["Technique2", "KV cache", "PagedAttention", "prefix caching", "GPU memory"]
+    terms += ["Ada Lindqvist"]
     evidence = EVIDENCE.model_copy(update={"glossary": [GlossaryEntry(term=t) for t in terms]})
     chapters = [
         Chapter(title="Where memory goes", role="problem", sections=["sec-01"]),
