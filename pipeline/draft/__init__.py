@@ -209,14 +209,17 @@ class Writer:
         found = [f"number {n} is missing" for n in missing_numbers(numbers(source), text)]
         found += [f"number {n} is not in the original" for n in invented_numbers(text, source)]
         found += self.common_findings(text, target)
-        found += [
+        found += self.name_findings(source, text)
+        if target == "zh":
+            found += terminology.missing_forms(text, source)
+        return found + fidelity.unfaithful(source, text, target)
+
+    def name_findings(self, source: str, text: str) -> list[str]:
+        return [
             f"the name {t!r} is missing or misspelt"
             for t in self.terms_in(source)
             if not keeps_name(text, t)
         ]
-        if target == "zh":
-            found += terminology.missing_forms(text, source)
-        return found + fidelity.unfaithful(source, text, target)
 
     def common_findings(self, text: str, language: str) -> list[str]:
         found = ["repeats the instructions"] if is_echo(text, self.echo_lines) else []
@@ -369,8 +372,9 @@ class Writer:
             )
 
         def check(result: str) -> list[str]:
-            if kind == "title":
-                return [] if has_cjk(result) == (target == "zh") else ["wrong language"]
+            if kind == "title":  # short: only its language and its names ("xgrammar")
+                found = [] if has_cjk(result) == (target == "zh") else ["wrong language"]
+                return found + self.name_findings(text, result)
             return self.translation_findings(text, result, target)
 
         return self.attempt(render, check, target)

@@ -123,7 +123,9 @@ def test_a_grounded_paragraph_cites_its_claims_units_and_is_translated():
 
 def seeded(fault: str, finding: str):
     """A first paragraph with `fault` is redrafted; the retry is told `finding`."""
-    draft, endpoint, _ = draft_with([fault, GOOD], [ZH, "分页", "标题", "内存浪费带来分页。"])
+    draft, endpoint, _ = draft_with(
+        [fault, GOOD], [ZH, "分页", "分页的 KV cache", "内存浪费带来分页。"]
+    )
     assert draft.en.sections[0].paragraphs[0].text == GOOD
     [revision] = draft.revisions
     assert revision.action == "redrafted" and any(finding in f for f in revision.findings)
@@ -152,14 +154,14 @@ def test_a_misspelt_deck_term_is_redrafted():
 
 def test_a_paragraph_failing_twice_loses_its_failing_sentences():
     bad = GOOD + " Startups save millions of dollars with it."
-    draft, _, _ = draft_with([bad, bad], [ZH, "分页", "标题", "内存浪费带来分页。"])
+    draft, _, _ = draft_with([bad, bad], [ZH, "分页", "分页的 KV cache", "内存浪费带来分页。"])
     assert draft.en.sections[0].paragraphs[0].text == GOOD
     assert draft.revisions[0].action == "pruned"
 
 
 def test_a_paragraph_with_nothing_left_to_keep_is_replaced_by_its_claims():
     bad = "Startups save millions of dollars with it, every single year."
-    draft, _, _ = draft_with([bad, bad], [ZH, "分页", "标题", "内存浪费带来分页。"])
+    draft, _, _ = draft_with([bad, bad], [ZH, "分页", "分页的 KV cache", "内存浪费带来分页。"])
     assert draft.en.sections[0].paragraphs[0].text == f"{WASTE.statement} {BLOCKS.statement}"
     assert draft.revisions[0].action == "replaced by its claims"
     assert draft.fallbacks == ["en §1¶1: replaced by its claims"]  # never plain `succeeded`
@@ -167,7 +169,7 @@ def test_a_paragraph_with_nothing_left_to_keep_is_replaced_by_its_claims():
 
 def test_a_duplicate_paragraph_keeps_only_what_its_own_claims_support():
     draft, _, _ = draft_with(
-        [GOOD, GOOD, GOOD], [ZH, "分页", "标题", "内存浪费带来分页。"], count=2
+        [GOOD, GOOD, GOOD], [ZH, "分页", "分页的 KV cache", "内存浪费带来分页。"], count=2
     )
     texts = [p.text for p in draft.en.sections[0].paragraphs]
     # The second section's claims say nothing of the 60 to 80 percent: that sentence goes;
@@ -184,7 +186,7 @@ def test_a_sentence_said_twice_in_an_article_is_kept_once():
     first, second = GOOD.split(". ")
     later = f"{second} The blocks are handed out on demand, 16 tokens each, as a request grows."
     draft, _, _ = draft_with(
-        [GOOD, later], [ZH, "块。", "分页", "标题", "内存浪费带来分页。"], count=2
+        [GOOD, later], [ZH, "块。", "分页", "分页的 KV cache", "内存浪费带来分页。"], count=2
     )
     texts = [p.text for p in draft.en.sections[0].paragraphs]
     assert texts == [GOOD, later.split(". ", 1)[1]]
@@ -198,7 +200,9 @@ def test_a_number_of_the_notes_left_out_is_redrafted():
 
 def test_a_translation_that_drops_a_kept_term_is_redone():
     translated = ZH.replace("PagedAttention", "它")
-    draft, _, _ = draft_with([GOOD], [translated, ZH, "分页", "标题", "内存浪费带来分页。"])
+    draft, _, _ = draft_with(
+        [GOOD], [translated, ZH, "分页", "分页的 KV cache", "内存浪费带来分页。"]
+    )
     assert draft.zh.sections[0].paragraphs[0].text == ZH
     assert draft.revisions[0].where == "zh §1¶1"
 
@@ -253,14 +257,18 @@ COPIED = (  # the passages word for word
 
 
 def test_a_copied_paragraph_is_asked_once_for_its_own_words():
-    draft, endpoint, _ = draft_with([COPIED, GOOD], [ZH, "分页", "标题", "内存浪费带来分页。"])
+    draft, endpoint, _ = draft_with(
+        [COPIED, GOOD], [ZH, "分页", "分页的 KV cache", "内存浪费带来分页。"]
+    )
     assert draft.en.sections[0].paragraphs[0].text == GOOD
     assert "copied word for word" in endpoint.requests[1]["messages"][0]["content"]
 
 
 def test_copying_fails_nothing_a_copy_stands_if_the_rewrite_invents():
     invented = GOOD.replace("60 to 80", "60 to 90")
-    draft, _, _ = draft_with([COPIED, invented], [ZH, "分页", "标题", "内存浪费带来分页。"])
+    draft, _, _ = draft_with(
+        [COPIED, invented], [ZH, "分页", "分页的 KV cache", "内存浪费带来分页。"]
+    )
     assert draft.en.sections[0].paragraphs[0].text == COPIED
 
 
@@ -334,7 +342,7 @@ def test_a_slide_strung_into_a_sentence_is_redrafted():
     zh = "2024 年夏天的 v0.1 自动复用 KV cache，吞吐提高 5 倍，基于语法的约束解码快 3 倍。"
     draft, _, _ = draft_with(
         [dump, written],
-        [zh, "版本", "标题", "内存浪费带来分页。"],
+        [zh, "版本", "分页的 KV cache", "内存浪费带来分页。"],
         evidence=evidence,
         claims=(claim,),
     )
@@ -346,7 +354,9 @@ def test_a_slide_strung_into_a_sentence_is_redrafted():
 
 def test_word_by_word_terms_get_the_house_form_in_code():
     translated = ZH.replace("16 个 token", "16 个令牌")
-    draft, endpoint, _ = draft_with([GOOD], [translated, "分页", "标题", "内存浪费带来分页。"])
+    draft, endpoint, _ = draft_with(
+        [GOOD], [translated, "分页", "分页的 KV cache", "内存浪费带来分页。"]
+    )
     # a small model keeps writing 令牌 however it is told: code writes the house form
     assert draft.zh.sections[0].paragraphs[0].text == translated.replace("令牌", "token")
     assert not any(r.where == "zh §1¶1" for r in draft.revisions)
@@ -355,7 +365,9 @@ def test_word_by_word_terms_get_the_house_form_in_code():
 
 
 def test_a_placeholder_translation_is_redone():
-    draft, _, _ = draft_with([GOOD], ["这一段的译文。", ZH, "分页", "标题", "内存浪费带来分页。"])
+    draft, _, _ = draft_with(
+        [GOOD], ["这一段的译文。", ZH, "分页", "分页的 KV cache", "内存浪费带来分页。"]
+    )
     assert draft.zh.sections[0].paragraphs[0].text == ZH
     assert any("much shorter" in f for f in draft.revisions[0].findings)
 
@@ -395,3 +407,13 @@ def test_candidates_judged_by_the_checks_keep_the_one_that_passes():
     draft, seeds = run(candidates=1)
     assert draft.en.sections[0].paragraphs[0].text != GOOD
     assert sorted(seeds) == [1234, 1234]
+
+
+def test_a_title_whose_translation_loses_a_name_is_translated_again():
+    # "Paging the KV cache" translated as "分页的键值缓存" loses the name KV cache
+    draft, _, _ = draft_with(
+        [GOOD], [ZH, "分页", "分页的键值缓存", "分页的 KV cache", "内存浪费导致分页。"]
+    )
+    assert draft.zh.title == "分页的 KV cache"
+    [revision] = [r for r in draft.revisions if r.where == "zh title"]
+    assert revision.findings == ["the name 'KV cache' is missing or misspelt"]
