@@ -10,6 +10,7 @@ text is never kept.
 Every revision is recorded. A paragraph cites the units of its claims, not its chapter's.
 """
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -380,18 +381,46 @@ class Writer:
         return self.attempt(render, check, target)
 
     def by_sentence(self, text: str, target: str) -> str | None:
-        """The paragraph translated one sentence at a time, if that passes the checks."""
+        """The paragraph translated one sentence at a time, a sentence that still fails (or
+        a paragraph of one sentence) one clause at a time, if that passes the checks: a
+        small model that keeps dropping a number from a long sentence keeps it in a short
+        one."""
         sentences = split_sentences(text)
         if len(sentences) < 2:
-            return None
+            return self.joined(text, clauses(text), target)
         parts = []
         for sentence in sentences:
             result, _, passed = self.translated(sentence, "paragraph", target)
-            if not passed:
+            if not passed and (result := self.joined(sentence, clauses(sentence), target)) is None:
                 return None
             parts.append(result)
         joined = ("" if target == "zh" else " ").join(parts)
         return None if self.translation_findings(text, joined, target) else joined
+
+    def joined(self, source: str, pieces: list[str], target: str) -> str | None:
+        """The clauses of one sentence translated one at a time and joined into one
+        sentence; None unless there are several and every one passes, and the whole too."""
+        if len(pieces) < 2:
+            return None
+        parts = []
+        for piece in pieces:
+            result, _, passed = self.translated(piece, "paragraph", target)
+            if not passed:
+                return None
+            parts.append(result.strip())
+        comma, stop = ("，", "。") if target == "zh" else (", ", ".")
+        inner = [p.rstrip("。.！？!?，,；;") for p in parts[:-1]]
+        whole = comma.join([*inner, parts[-1]])
+        whole = whole if whole.endswith(("。", ".", "！", "？", "!", "?")) else whole + stop
+        return None if self.translation_findings(source, whole, target) else whole
+
+
+CLAUSE_BREAK = re.compile(r"(?<=[,;，；])\s*")
+
+
+def clauses(sentence: str) -> list[str]:
+    """A sentence cut after its commas and semicolons."""
+    return [c.strip() for c in CLAUSE_BREAK.split(sentence.strip()) if c.strip()]
 
 
 def binding_findings(text: str, source: str) -> list[str]:

@@ -417,3 +417,20 @@ def test_a_title_whose_translation_loses_a_name_is_translated_again():
     assert draft.zh.title == "分页的 KV cache"
     [revision] = [r for r in draft.revisions if r.where == "zh title"]
     assert revision.findings == ["the name 'KV cache' is missing or misspelt"]
+
+
+def test_a_one_sentence_translation_that_keeps_dropping_a_number_is_redone_by_clause():
+    one = "PagedAttention keeps the KV cache in blocks of 16 tokens, handed out on demand."
+    dropped = "PagedAttention 把 KV cache 存进块中，按需分配。"
+    clauses = ["PagedAttention 把 KV cache 存进 16 个 token 的块中，", "按需分配。"]
+    draft, _, _ = draft_with(
+        [one, one],
+        [dropped, dropped, *clauses, "分页", "分页的 KV cache", "内存浪费带来分页。"],
+        claims=(BLOCKS,),
+    )
+    assert draft.zh.sections[0].paragraphs[0].text == (
+        "PagedAttention 把 KV cache 存进 16 个 token 的块中，按需分配。"
+    )
+    [revision] = [r for r in draft.revisions if r.where == "zh §1¶1"]
+    assert revision.action == "translated sentence by sentence"
+    assert "number 16 is missing" in revision.findings
