@@ -33,7 +33,8 @@ SELF_MEASURED = re.compile(
     re.IGNORECASE,
 )
 MEASUREMENT = re.compile(
-    r"\d+(?:\.\d+)?\s*(?:%|x\b|×|倍|times|percent|ms\b|s\b|秒|毫秒|[KMGT]i?B\b|tokens?\b|QPS|TPS)",
+    r"\d+(?:\.\d+)?\s*(?:%|x\b|×|倍|times|percent|ms\b|s\b|秒|毫秒|[KMGT]i?B\b|tokens?\b|QPS|TPS"
+    r"|(?:milli)?seconds?\b|minutes?\b|hours?\b)",
     re.IGNORECASE,
 )
 # A plan or a forecast, never quoted as a measurement ("预计在下一个版本中…10 到 20%").

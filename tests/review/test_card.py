@@ -110,3 +110,16 @@ def test_the_english_card_says_what_the_chinese_one_says():
         "different numbers (English chapter 1, paragraph 1)"
     ]
     assert "trace back" not in failed.en.assessment
+
+
+def test_a_measurement_in_seconds_is_one():
+    from pipeline.review.card import first_sentence
+    from pipeline.schema import DraftParagraph, DraftSection
+
+    said = "It shipped in 2024. A single request takes about 0.8 seconds with xgrammar."
+    section = DraftSection(
+        title="R", role="results", paragraphs=[DraftParagraph(text=said, citations=["x"])]
+    )
+    assert first_sentence([section], measured=True) == (
+        "A single request takes about 0.8 seconds with xgrammar"
+    )
