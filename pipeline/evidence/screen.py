@@ -99,7 +99,8 @@ RUN_NEAR_RATIO = 88  # "deep seek v2 light" / DeepSeek-V2-Lite is 89.7, "a real 
 
 
 def spelled(word: str) -> bool:
-    """A word of a name heard in pieces, not of English: "L", "v2", "seek" is English."""
+    """A piece of a name heard in pieces that is no English word: "L" and "v2" are such
+    pieces, "seek" is an English word."""
     if len(word) == 1:
         return word.lower() not in "ai"
     return any(ch.isdigit() for ch in word) or not is_english(word)
