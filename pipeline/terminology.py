@@ -47,6 +47,13 @@ def has_form(text: str, form: str) -> bool:
     return bool(term_pattern(form, plural=True).search(text))
 
 
+def in_house_form(term: str, chinese: str) -> bool:
+    """Whether Chinese text writes `term` in one of the house's forms ("GPU memory" as
+    显存): a name the glossary gives a Chinese form needs no Latin letters."""
+    entry = next((t for t in terms() if t.en.lower() == term.lower()), None)
+    return entry is not None and any(has_form(chinese, form) for form in entry.forms())
+
+
 def terms_in(text: str) -> list[Term]:
     """The terms an English text uses."""
     return [term for term in terms() if term_pattern(term.en, plural=True).search(text)]

@@ -216,10 +216,16 @@ class Writer:
         return found + fidelity.unfaithful(source, text, target)
 
     def name_findings(self, source: str, text: str) -> list[str]:
+        """Names of the source the text lost; a name the glossary gives a Chinese form
+        ("GPU memory" as 显存) may be written in it, and so may the names inside it (GPU)."""
+        names = self.terms_in(source)
+        housed = [t for t in names if terminology.in_house_form(t, text)]
         return [
             f"the name {t!r} is missing or misspelt"
-            for t in self.terms_in(source)
+            for t in names
             if not keeps_name(text, t)
+            and t not in housed
+            and not any(term_pattern(t).search(h) for h in housed)
         ]
 
     def common_findings(self, text: str, language: str) -> list[str]:

@@ -434,3 +434,17 @@ def test_a_one_sentence_translation_that_keeps_dropping_a_number_is_redone_by_cl
     [revision] = [r for r in draft.revisions if r.where == "zh §1¶1"]
     assert revision.action == "translated sentence by sentence"
     assert "number 16 is missing" in revision.findings
+
+
+def test_a_name_the_glossary_gives_a_chinese_form_may_be_written_in_it():
+    from pipeline.draft import Writer
+
+    prompts = DraftPrompts(
+        *(load_prompt(n) for n in ("write_paragraph", "translate_zh", "translate_en"))
+    )
+    writer = Writer(None, prompts, EVIDENCE, ["GPU", "GPU memory", "PagedAttention"], "en")
+    source = "Serving LLMs without wasting GPU memory with PagedAttention"
+    assert writer.name_findings(source, "用 PagedAttention 不浪费显存地服务 LLM") == []
+    assert writer.name_findings(source, "用分页注意力不浪费显存地服务 LLM") == [
+        "the name 'PagedAttention' is missing or misspelt"
+    ]
