@@ -3,8 +3,8 @@ recording left out, cues punctuated.
 
 Chinese subtitles often carry the video's credits as their first cue ("内容/录制：…，视频剪
 辑/字幕：…") and the speaker's fillers ("嗯", "呃", "哎呀"), and are mostly unpunctuated: one
-cue, one breath. Lecturers also talk about the video itself ("录个课真不容易", "一口气没有
-NG", "记得点赞关注"). None of that is content, and a paragraph written from raw cues reads as
+cue, one breath. Lecturers also talk about the video itself ("录个课真不容易", "这段又
+NG 了", "记得点赞关注"). None of that is content, and a paragraph written from raw cues reads as
 raw cues. Punctuation comes from the pauses: a long pause ends a sentence, a short one a
 clause.
 """
@@ -38,7 +38,7 @@ GREETING = re.compile(
 )
 FILLER_ONLY = re.compile(r"^[嗯啊呃哦唉欸诶额哎呀\s，,、。…！？!?]*$")
 # Talk about the recording or the channel, not the subject: retakes ("NG", "重录"), the
-# video's making ("录个课"), its quality ("视频非常水", "图个乐"), and calls to like or
+# video's making ("录个课"), its quality ("这期视频有点水"), and calls to like or
 # comment. Narrow on purpose: "录制 trace", "关注延迟", "发布订阅", "这一节视频里我们讲…"
 # are content.
 RECORDING_TALK = re.compile(
@@ -60,7 +60,7 @@ def is_credits(text: str) -> bool:
 
 
 def is_recording_talk(text: str) -> bool:
-    """A cue about the video or the channel ("一口气没有 NG", "记得点赞关注"), not the subject."""
+    """A cue about the video or the channel ("这段又 NG 了", "记得点赞关注"), not the subject."""
     return bool(RECORDING_TALK.search(text))
 
 

@@ -22,9 +22,9 @@ def test_talk_about_the_recording_is_not_content():
     for aside in (
         "这节课我录了三遍真不容易",
         "录个视频太难了",
-        "刚才那段一口气没有NG",
+        "这段讲得太快又NG了",
         "NG 了好多次",
-        "这期视频有点水大家图个乐",
+        "这期内容有点水，看着图个乐",
         "觉得有用的话记得点赞",
         "欢迎大家在评论区指正",
         "please like and subscribe",
