@@ -216,9 +216,9 @@ def draft(
             settings.llm.candidates,
         )
 
-    sampling = llm_key(settings, llm)
-    sampling["sampling"] |= {"candidates": settings.llm.candidates}  # only drafts ask for more
-    return run_stage(run, stages.DRAFT, make, key | sampling)
+    model = llm_key(settings, llm)
+    model["sampling"] |= {"candidates": settings.llm.candidates}  # only drafts ask for more
+    return run_stage(run, stages.DRAFT, make, key | model)
 
 
 def review(

@@ -73,9 +73,8 @@ def stands_for(heard: str, name: str) -> bool:
 
 
 def names_corrected(
-    text: str, start: float, slide: int, shown: str, deck_terms: set[str], corrections: list
+    text: str, start: float, slide: int, names: set[str], deck_terms: set[str], corrections: list
 ) -> str:
-    names = slide_names(shown)
     known = {squash(t) for t in deck_terms} | {squash(n) for n in names}
 
     def replace(match: re.Match) -> str:
@@ -89,7 +88,7 @@ def names_corrected(
         corrections.append(correction(start, heard, name, slide))
         return name
 
-    return runs_corrected(WORD.sub(replace, text), start, slide, names, corrections)
+    return WORD.sub(replace, text)
 
 
 RUN_WORDS = (4, 3, 2)
@@ -246,7 +245,9 @@ def correct_on_screen(
     """`text` (one unit's speech) with the near-misses of the names, numbers and words on
     `shown` (the text of slide `slide`, on screen) replaced, and the corrections made."""
     corrections: list[Correction] = []
-    text = names_corrected(text, start, slide, shown, deck_terms, corrections)
+    names = slide_names(shown)
+    text = names_corrected(text, start, slide, names, deck_terms, corrections)
+    text = runs_corrected(text, start, slide, names, corrections)
     text = numbers_corrected(text, start, slide, shown, corrections)
     text = thousands_corrected(text, start, slide, shown, corrections)
     text = words_corrected(text, start, slide, shown, corrections)
