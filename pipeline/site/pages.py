@@ -108,8 +108,7 @@ def review_card(talk: PublishedTalk, lang: str) -> list[str]:
     card = talk.review.card
     kind = {"推荐收录": "success", "需修改": "warning"}.get(card.verdict, "danger")
     said, card_lang = (card.en, "en") if lang == "en" and card.en else (card, "zh")
-    label = said.verdict
-    heading = f"{HEADINGS[lang]['card']} · {label}"
+    heading = f"{HEADINGS[lang]['card']} · {said.verdict}"
     body = [typeset_text(said.summary, card_lang), "", typeset_text(said.assessment, card_lang)]
     return [f'!!! {kind} "{heading}"', "", *(f"    {line}" if line else "" for line in body), ""]
 
