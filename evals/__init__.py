@@ -11,16 +11,20 @@ from pipeline.store import TalkStore
 
 
 def evaluate(
-    folders: dict[str, Path], dashboard: Path, truths: dict[str, Truth] | None = None
+    folders: dict[str, Path],
+    dashboard: Path,
+    truths: dict[str, Truth] | None = None,
+    awaiting: dict[str, str] | None = None,
 ) -> dict[str, list[str]]:
     """Figures, report and regressions of every talk in `folders`; the dashboard in
-    `dashboard`. Returns each talk's regressions against its previous run."""
+    `dashboard`, opening with the talks `awaiting` a reviewer (talk -> why). Returns each
+    talk's regressions against its previous run."""
     results = {}
     for slug, out in folders.items():
         run = TalkStore(out).read("run.json", RunRecord)
         run_id = run.started.isoformat() if run else "unknown"
         results[slug] = (run_id, talk_metrics(out, (truths or {}).get(slug)))
-    flagged = write_dashboard(dashboard, results)
+    flagged = write_dashboard(dashboard, results, awaiting)
     for slug, (_, figures) in results.items():
         write_talk_report(folders[slug], slug, figures, flagged.get(slug, []))
     return flagged

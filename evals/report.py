@@ -161,10 +161,13 @@ def read_history(path: Path) -> list[dict]:
     return entries
 
 
-def write_dashboard(folder: Path, results: dict[str, tuple[str, dict]]) -> dict[str, list[str]]:
+def write_dashboard(
+    folder: Path, results: dict[str, tuple[str, dict]], awaiting: dict[str, str] | None = None
+) -> dict[str, list[str]]:
     """Record this night's figures (talk -> (run id, figures)) in history.jsonl and write
-    dashboard.md/.html: the latest figures of every talk, regressions against each talk's
-    previous run, and each figure's course over the runs. Returns the regressions."""
+    dashboard.md/.html: first the articles awaiting a reviewer and why (talk -> why), then
+    the latest figures of every talk, regressions against each talk's previous run, and
+    each figure's course over the runs. Returns the regressions."""
     folder.mkdir(parents=True, exist_ok=True)
     history_file = folder / "history.jsonl"
     history = read_history(history_file)
@@ -188,7 +191,9 @@ def write_dashboard(folder: Path, results: dict[str, tuple[str, dict]]) -> dict[
         rows.append([talk, *(latest.get(name) for name in SHOWN)])
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     notes = [f"- **{t}**: {'; '.join(f)}" for t, f in flagged.items() if f]
-    md = [f"# Eval dashboard ({stamp})", "", table(header, rows), ""]
+    waiting = [f"- **{t}**: {why}" for t, why in sorted((awaiting or {}).items())]
+    md = [f"# Eval dashboard ({stamp})", "", "## Awaiting a reviewer", ""]
+    md += [*(waiting or ["None."]), "", "## Figures", "", table(header, rows), ""]
     md += ["## Regressions against the previous run", "", *(notes or ["None."]), ""]
     atomic_write_text(folder / "dashboard.md", "\n".join(md) + "\n")
     trend = [
@@ -199,7 +204,12 @@ def write_dashboard(folder: Path, results: dict[str, tuple[str, dict]]) -> dict[
         for talk, runs in sorted(by_talk.items())
     ]
     listing = "".join(f"<li>{html.escape(n[2:])}</li>" for n in notes) or "<li>None.</li>"
+    waiting_items = "".join(
+        f"<li><b>{html.escape(t)}</b>: {html.escape(why)}</li>"
+        for t, why in sorted((awaiting or {}).items())
+    )
     parts = [
+        f"<h2>Awaiting a reviewer</h2><ul>{waiting_items or '<li>None.</li>'}</ul>",
         f'<p class="note">{stamp}; red cells got worse since the talk\'s previous run.</p>',
         html_table(header, rows, bad),
         f"<h2>Regressions against the previous run</h2><ul>{listing}</ul>",

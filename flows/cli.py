@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from flows.review_cli import review_app
 from pipeline.schema import ARTICLES_MADE, RunRecord
 
 app = typer.Typer(
@@ -103,11 +104,12 @@ def nightly(
     """
     from flows.nightly import changed_talks
     from flows.talk import configured
+    from pipeline.site import site_is_current
 
     settings = configured(inputs, outputs)
     changed, fresh = changed_talks(settings)
-    site_ready = (settings.outputs_dir / "site" / "public" / "index.html").is_file()
-    if not changed and site_ready:
+    site = settings.outputs_dir / "site"
+    if not changed and site_is_current(site, settings.inputs_dir, settings.site.publish):
         console.print(f"nothing changed: {len(fresh)} talks are current", markup=False)
         return
     quiet_prefect(verbose=False)
@@ -172,48 +174,87 @@ site_app = typer.Typer(
     no_args_is_help=True,
 )
 app.add_typer(site_app, name="site")
+app.add_typer(review_app, name="review")
 
 
-def built_site(outputs: Path | None, site_url: str | None = None):
+InputsOption = Annotated[
+    Path | None,
+    typer.Option(
+        help="The inputs directory, where reviewers' decisions are (default: "
+        "TALK2ARTICLE_INPUTS_DIR or ./inputs)."
+    ),
+]
+PreviewOption = Annotated[
+    bool,
+    typer.Option(
+        "--preview",
+        help="Every article but those a reviewer rejected, for reviewers to read before "
+        "deciding, into outputs/site/preview/ (the published site is not touched).",
+    ),
+]
+
+
+def built_site(
+    outputs: Path | None, inputs: Path | None, preview: bool, site_url: str | None = None
+):
+    from flows.talk import configured
     from pipeline.errors import StageFailure
-    from pipeline.settings import Settings
     from pipeline.site import build_site
 
-    outputs_dir = outputs or Settings().outputs_dir
+    settings = configured(inputs, outputs)
+    site = settings.outputs_dir / "site"
+    policy = "preview" if preview else settings.site.publish
     try:
-        built = build_site(outputs_dir, outputs_dir / "site", site_url)
+        built = build_site(
+            settings.outputs_dir,
+            site / "preview" if preview else site,
+            settings.inputs_dir,
+            policy,
+            site_url,
+        )
     except StageFailure as err:
         console.print(f"[red]error[/red] site: {escape(str(err))}")
         raise typer.Exit(1) from err
     for reason in built.left_out:
         console.print(f"[yellow]left out[/yellow] {escape(reason)}")
-    console.print(f"{len(built.articles)} articles in {built.public}", markup=False)
+    console.print(f"{len(built.articles)} articles ({policy}) in {built.public}", markup=False)
     return built
 
 
 @site_app.command("build")
 def site_build(
     outputs: OutputsOption = None,
+    inputs: InputsOption = None,
+    preview: PreviewOption = False,
     site_url: Annotated[
         str | None, typer.Option(help="The address the site is published at, if any.")
     ] = None,
 ) -> None:
-    """Write outputs/site/ (mkdocs.yml and docs/) from every talk whose last run made its
-    articles, and build it with `mkdocs build --strict` into outputs/site/public/."""
-    built_site(outputs, site_url)
-    console.print("open it with: talk2article site serve", markup=False)
+    """Write outputs/site/ (mkdocs.yml and docs/) and build it with `mkdocs build --strict`
+    into outputs/site/public/.
+
+    Published by TALK2ARTICLE_SITE_PUBLISH: `recommended` (default) is every article a
+    reviewer approved and every 推荐收录 article no reviewer has decided on; `approved` only
+    what a reviewer approved. A rejected article is never published (`talk2article review`).
+    """
+    built_site(outputs, inputs, preview, site_url)
+    console.print(
+        f"open it with: talk2article site serve{' --preview' if preview else ''}", markup=False
+    )
 
 
 @site_app.command("serve")
 def site_serve(
     outputs: OutputsOption = None,
+    inputs: InputsOption = None,
+    preview: PreviewOption = False,
     port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 8000,
 ) -> None:
     """Build the site, then serve it on http://127.0.0.1:PORT/ until Ctrl-C."""
     import functools
     import http.server
 
-    built = built_site(outputs)
+    built = built_site(outputs, inputs, preview)
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=built.public)
     with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
         console.print(f"serving http://127.0.0.1:{port}/ (Ctrl-C stops)", markup=False)

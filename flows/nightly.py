@@ -21,7 +21,8 @@ from flows.talk import configured, is_fresh, run_talk
 from pipeline.llm.session import LLMSession
 from pipeline.schema import Contract, RunRecord
 from pipeline.settings import Settings
-from pipeline.site import build_site
+from pipeline.site import build_site, site_is_current
+from pipeline.site.talks import awaiting_review, talks_with_articles
 from pipeline.store import talk_outputs
 from pipeline.talk import discover_talks, talk_slug
 
@@ -51,7 +52,8 @@ def talk_task(folder: Path, settings: Settings) -> RunRecord:
 
 @flow(name="nightly", task_runner=ThreadPoolTaskRunner(max_workers=1))
 def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> NightlyReport:
-    """Run every new or changed talk, then rebuild the site if anything ran."""
+    """Run every new or changed talk, then rebuild the site and the dashboard if anything
+    ran or a reviewer decided since the last build."""
     settings = configured(inputs_dir, outputs_dir)
     changed, fresh = changed_talks(settings)
     if FlowRunContext.get() is None:  # called plainly (`talk2article nightly`, no server)
@@ -61,10 +63,13 @@ def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> 
         records = [future.result() for future in futures]
     site = settings.outputs_dir / "site"
     built, flagged = None, {}
-    if records or not (site / "public" / "index.html").is_file():
-        built = build_site(settings.outputs_dir, site).public
+    policy = settings.site.publish
+    if records or not site_is_current(site, settings.inputs_dir, policy):
+        built = build_site(settings.outputs_dir, site, settings.inputs_dir, policy).public
         dashboard = settings.outputs_dir / "evals"
-        flagged = evaluate(talk_outputs(settings.outputs_dir, site), dashboard)
+        talks, _ = talks_with_articles(settings.outputs_dir, settings.inputs_dir, site)
+        waiting = awaiting_review(talks)
+        flagged = evaluate(talk_outputs(settings.outputs_dir, site), dashboard, awaiting=waiting)
         if FlowRunContext.get() is not None:
             publish_artifacts(dashboard)
     slugs = [talk_slug(folder, settings.inputs_dir) for folder in fresh]

@@ -10,13 +10,19 @@ from pathlib import Path
 from pipeline.settings import Settings
 from pipeline.source import ROOT
 from pipeline.store import sha256_file
+from pipeline.talk import IGNORED_NAMES
 
 # Paths and secrets say where things are, not what the articles are made of.
-NOT_CONTENT = {"inputs_dir", "outputs_dir", "cache_dir", "prompts_dir"}
+NOT_CONTENT = {"inputs_dir", "outputs_dir", "cache_dir", "prompts_dir", "site"}
 
 
 def folder_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.startswith("."))
+    """The files the articles are made of (not README.md, not reviewers' decisions)."""
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and not p.name.startswith(".") and p.name not in IGNORED_NAMES
+    )
 
 
 def talk_fingerprint(folder: Path, settings: Settings) -> str:

@@ -13,6 +13,7 @@ from pipeline.deck.options import DeckOptions
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.llm.options import EmbeddedLLMOptions, LLMOptions
 from pipeline.notes.options import NotesOptions
+from pipeline.site.options import SiteOptions
 from pipeline.timeline.options import TimelineOptions
 from pipeline.transcript.options import TranscriptOptions
 
@@ -37,3 +38,4 @@ class Settings(BaseSettings):
     notes: NotesOptions = Field(default_factory=NotesOptions)
     llm: LLMOptions = Field(default_factory=LLMOptions)
     llama: EmbeddedLLMOptions = Field(default_factory=EmbeddedLLMOptions)
+    site: SiteOptions = Field(default_factory=SiteOptions)

@@ -16,7 +16,7 @@ from pipeline.schema.base import Contract, Provenance, StageError, StageOutput
 from pipeline.schema.deck import Bullet, Deck, Slide
 from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
 from pipeline.schema.notes import Claim, DroppedClaim, Notes, Section
-from pipeline.schema.review import Check, Review, ReviewCard, Verdict
+from pipeline.schema.review import Check, Decision, Decisions, Review, ReviewCard, Verdict
 from pipeline.schema.run import ARTICLES_MADE, RunRecord, StageRecord
 from pipeline.schema.talk import Talk, TalkMeta
 from pipeline.schema.timeline import Timeline, TimelineSpan
@@ -33,6 +33,8 @@ __all__ = [
     "Contract",
     "Correction",
     "Deck",
+    "Decision",
+    "Decisions",
     "Draft",
     "DraftParagraph",
     "DraftSection",

@@ -1,5 +1,6 @@
-"""Automatic review of the drafts."""
+"""Automatic review of the drafts, and the decisions of the people who read them."""
 
+import datetime as dt
 from typing import Literal
 
 from pydantic import Field
@@ -42,3 +43,23 @@ class Review(StageOutput):
     verdict: Literal["pass", "fail"] = Field(description="whether every check passed")
     revisions: list[Revision] = Field(default_factory=list, description="made while drafting")
     card: ReviewCard
+
+
+DecisionKind = Literal["approved", "rejected", "held"]
+
+
+class Decision(Contract):
+    """A person's decision on an article, bound to the article it was made on."""
+
+    decision: DecisionKind
+    reviewer: str = Field(min_length=1, max_length=100)
+    note: str = Field("", max_length=2000)
+    at: dt.datetime
+    article: str = Field(description="the content hash of the article decided on")
+    verdict: Verdict = Field(description="the automatic verdict the reviewer saw")
+
+
+class Decisions(Contract):
+    """decisions.yaml in the talk's folder: every decision, oldest first; the last counts."""
+
+    decisions: list[Decision] = Field(default_factory=list)

@@ -1,12 +1,19 @@
 """The site (outputs/site/): MkDocs Material sources for every published talk, Chinese by
 default and English beside it (mkdocs-static-i18n), and the built pages.
 
-    outputs/site/mkdocs.yml, docs/ (index, about, articles/, proof/, assets/), public/
+    outputs/site/mkdocs.yml, docs/ (index, about, articles/, proof/, assets/), public/,
+    site.json (what was published, by which policy and decisions)
+
+Which talks are published follows the policy (pipeline.review.decisions): by default an
+article a reviewer approved, or one the automatic review recommends that nobody has
+decided on yet. A preview for reviewers (everything not rejected) goes to
+outputs/site/preview/.
 
 The docs folder is written afresh into a temporary folder and swapped in whole, so a
 failed build never leaves a half-written site.
 """
 
+import hashlib
 import shutil
 import subprocess
 import sys
@@ -18,9 +25,11 @@ from pydantic import Field
 
 from pipeline.article.typeset import typeset_plain
 from pipeline.errors import StageFailure
+from pipeline.review.decisions import DECISIONS_FILE, Policy
 from pipeline.schema import Contract
 from pipeline.site.pages import about_page, article_page, index_page, page_path, proof_page
 from pipeline.site.talks import PublishedTalk, published_talks
+from pipeline.store import atomic_write_text
 
 # Chinese words are segmented by jieba with zero-width spaces, which must separate words.
 SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
@@ -31,8 +40,33 @@ NAV_EN = {"首页": "Home", "文章": "Articles", "校对": "Proofreading", "关
 class SiteBuild(Contract):
     site: str = Field(description="the MkDocs project folder")
     public: str | None = Field(None, description="the built pages, if built")
+    policy: Policy = "recommended"
+    decisions: str = Field("", description="decisions_digest of the inputs it was built from")
     articles: list[str] = Field(description="the published talks, latest first")
     left_out: list[str] = Field(default_factory=list, description="talks not published, and why")
+
+
+def decisions_digest(inputs_dir: Path) -> str:
+    """Every reviewer's decision under inputs/, as one hash: a new decision rebuilds the
+    site though no talk ran."""
+    digest = hashlib.sha256()
+    for path in sorted(inputs_dir.rglob(DECISIONS_FILE)) if inputs_dir.is_dir() else []:
+        digest.update(f"{path.relative_to(inputs_dir).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def site_is_current(site_dir: Path, inputs_dir: Path, policy: Policy) -> bool:
+    """Whether the built site was made by this policy from these decisions."""
+    try:
+        built = SiteBuild.model_validate_json((site_dir / "site.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return (
+        (site_dir / "public" / "index.html").is_file()
+        and built.policy == policy
+        and built.decisions == decisions_digest(inputs_dir)
+    )
 
 
 def site_nav(talks: list[PublishedTalk], lang: str) -> list[dict]:
@@ -106,9 +140,17 @@ def write_docs(docs: Path, talks: list[PublishedTalk]) -> None:
         shutil.copyfile(picture, docs / name)
 
 
-def write_site(outputs_dir: Path, site_dir: Path, site_url: str | None = None) -> SiteBuild:
-    """The MkDocs project for every published talk under `outputs_dir`."""
-    talks, left_out = published_talks(outputs_dir, skip=site_dir)
+def write_site(
+    outputs_dir: Path,
+    site_dir: Path,
+    inputs_dir: Path,
+    policy: Policy = "recommended",
+    site_url: str | None = None,
+) -> SiteBuild:
+    """The MkDocs project for every talk under `outputs_dir` the policy publishes, by the
+    decisions in the talk folders under `inputs_dir`."""
+    digest = decisions_digest(inputs_dir)
+    talks, left_out = published_talks(outputs_dir, inputs_dir, policy, skip=site_dir)
     site_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=site_dir, prefix=".docs-") as tmp:
         write_docs(Path(tmp), talks)
@@ -118,15 +160,30 @@ def write_site(outputs_dir: Path, site_dir: Path, site_url: str | None = None) -
         (Path(tmp) / "mkdocs.yml").replace(site_dir / "mkdocs.yml")
         Path(tmp).rename(site_dir / "docs")
         Path(tmp).mkdir()  # for the context manager to remove
-    return SiteBuild(site=str(site_dir), articles=[t.slug for t in talks], left_out=left_out)
+    return SiteBuild(
+        site=str(site_dir),
+        policy=policy,
+        decisions=digest,
+        articles=[t.slug for t in talks],
+        left_out=left_out,
+    )
 
 
-def build_site(outputs_dir: Path, site_dir: Path, site_url: str | None = None) -> SiteBuild:
-    """Write the MkDocs project and build it strictly into `site_dir`/public."""
-    written = write_site(outputs_dir, site_dir, site_url)
+def build_site(
+    outputs_dir: Path,
+    site_dir: Path,
+    inputs_dir: Path,
+    policy: Policy = "recommended",
+    site_url: str | None = None,
+) -> SiteBuild:
+    """Write the MkDocs project and build it strictly into `site_dir`/public; site.json
+    records what was published."""
+    written = write_site(outputs_dir, site_dir, inputs_dir, policy, site_url)
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--clean"]
     done = subprocess.run(command, cwd=site_dir, capture_output=True, text=True)
     if done.returncode != 0:
         problem = (done.stderr or done.stdout).strip().splitlines()[-5:]
         raise StageFailure(f"mkdocs build failed: {' | '.join(problem)}", site_dir / "mkdocs.yml")
-    return written.model_copy(update={"public": str(site_dir / "public")})
+    built = written.model_copy(update={"public": str(site_dir / "public")})
+    atomic_write_text(site_dir / "site.json", built.model_dump_json(indent=2))
+    return built

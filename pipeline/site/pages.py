@@ -6,6 +6,7 @@ import posixpath
 
 from pipeline.article import render_citation
 from pipeline.article.typeset import typeset_plain, typeset_text
+from pipeline.review.card import LABELS
 from pipeline.schema import EvidenceUnit
 from pipeline.site.talks import PublishedTalk
 from pipeline.text import clock
@@ -113,6 +114,50 @@ def review_card(talk: PublishedTalk, lang: str) -> list[str]:
     return [f'!!! {kind} "{heading}"', "", *(f"    {line}" if line else "" for line in body), ""]
 
 
+# A person's review, as the page says it: (heading, sentence) per state, zh and en.
+DECISION_WORDS = {
+    "zh": {
+        "approved": ("人工审阅 · 已批准", "{reviewer} 于 {date} 审阅并批准发布。"),
+        "held": ("人工审阅 · 暂缓", "{reviewer} 于 {date} 决定暂缓发布。"),
+        "stale": (
+            "人工审阅 · 待重新审阅",
+            "{reviewer} 于 {date} 的决定针对的是改动前的文章，本文尚待重新审阅。",
+        ),
+        "awaiting": ("人工审阅 · 待审阅", "本文尚未经人工审阅；自动审稿结论为「{verdict}」。"),
+    },
+    "en": {
+        "approved": ("Human review · Approved", "Reviewed and approved by {reviewer} on {date}."),
+        "held": ("Human review · Held", "Held back by {reviewer} on {date}."),
+        "stale": (
+            "Human review · To review again",
+            "{reviewer}'s decision of {date} was made on an earlier text; this one awaits "
+            "a review.",
+        ),
+        "awaiting": (
+            "Human review · Awaiting review",
+            "No person has reviewed this article yet; the automatic verdict is {verdict}.",
+        ),
+    },
+}
+
+
+def decision_lines(talk: PublishedTalk, lang: str) -> list[str]:
+    """Whether a person has reviewed the article, and their decision (their note is for
+    the team: `talk2article review` shows it, the page does not)."""
+    standing = talk.standing
+    decision = standing.decision
+    state = "stale" if decision and standing.stale else standing.state
+    verdict = standing.verdict if lang == "zh" else LABELS[standing.verdict]
+    heading, sentence = DECISION_WORDS[lang][state]
+    said = sentence.format(
+        reviewer=decision.reviewer if decision else "",
+        date=decision.at.date().isoformat() if decision else "",
+        verdict=verdict,
+    )
+    kind = "success" if state == "approved" else "info"
+    return [f'!!! {kind} "{heading}"', "", f"    {typeset_text(said, lang)}", ""]
+
+
 def facts_line(talk: PublishedTalk, lang: str, page: str) -> list[str]:
     words, meta = HEADINGS[lang], talk.talk.meta
     colon = "：" if lang == "zh" else ": "
@@ -163,7 +208,7 @@ def article_page(talk: PublishedTalk, lang: str) -> str:
     lines = [f"# {typeset_text(text.title, lang)}", ""]
     if text.summary:
         lines += [f"*{typeset_text(text.summary, lang)}*", ""]
-    lines += facts_line(talk, lang, page) + review_card(talk, lang)
+    lines += facts_line(talk, lang, page) + decision_lines(talk, lang) + review_card(talk, lang)
     shown: set[int] = set()
     for section in text.sections:
         lines += [f"## {typeset_text(section.title, lang)}", ""]
@@ -179,7 +224,7 @@ def proof_page(talk: PublishedTalk) -> str:
     article = relative(page_path("articles", talk.slug, "zh"), page)
     lines = [f"# {HEADINGS['zh']['proof']}：{typeset_text(zh.title, 'zh')}", ""]
     lines += [f"[← {typeset_text(zh.title, 'zh')}]({article})", ""]
-    lines += review_card(talk, "zh")
+    lines += decision_lines(talk, "zh") + review_card(talk, "zh")
     for zh_section, en_section in zip(zh.sections, en.sections, strict=False):
         lines += [f"## {typeset_text(zh_section.title, 'zh')}", ""]
         lines += [f"*{typeset_text(en_section.title, 'en')}*", ""]

@@ -1,4 +1,5 @@
-"""The talks a site publishes: every outputs folder whose last run made its articles."""
+"""The talks a site publishes: every outputs folder whose last run made its articles, as
+the publishing policy and the reviewers' decisions allow (pipeline.review.decisions)."""
 
 import datetime as dt
 from dataclasses import dataclass, field
@@ -6,6 +7,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from pipeline.errors import StageFailure
+from pipeline.review.decisions import Policy, Standing, read_decisions, standing_of
 from pipeline.schema import (
     ARTICLES_MADE,
     Deck,
@@ -17,6 +20,7 @@ from pipeline.schema import (
     Talk,
 )
 from pipeline.store import talk_outputs
+from pipeline.talk import input_folder
 
 NEEDED = ("talk.json", "draft.json", "review.json", "evidence.json", "run.json")
 
@@ -30,6 +34,7 @@ class PublishedTalk:
     review: Review
     evidence: Evidence
     run: RunRecord
+    standing: Standing
     deck: Deck | None = None
     units: dict[str, EvidenceUnit] = field(init=False)
     # slide -> (its picture's path under docs/, the file): slides whose picture exists
@@ -56,9 +61,10 @@ class PublishedTalk:
         return date, self.run.finished or self.run.started
 
 
-def load_talk(folder: Path, slug: str) -> PublishedTalk | str:
-    """The talk in an outputs folder if its last run made its articles, else why not (a
-    failed or running talk is not published, nor are outputs of an older version)."""
+def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
+    """The talk in an outputs folder if its last run made its articles, with where it stands
+    with its reviewers; else why not (a failed or running talk is not published, nor are
+    outputs of an older version, nor a talk whose decisions cannot be read)."""
     if missing := [name for name in NEEDED if not (folder / name).is_file()]:
         return f"{slug}: no {', '.join(missing)} (run it again)"
     try:
@@ -66,30 +72,69 @@ def load_talk(folder: Path, slug: str) -> PublishedTalk | str:
         if run.status not in ARTICLES_MADE:
             return f"{slug}: its last run is {run.status}"
         deck_file = folder / "deck.json"
+        draft = Draft.model_validate_json((folder / "draft.json").read_text())
+        review = Review.model_validate_json((folder / "review.json").read_text())
+        decisions = read_decisions(input_folder(run.origin or f"inputs/{slug}", inputs_dir))
         return PublishedTalk(
             slug=slug,
             folder=folder,
             talk=Talk.model_validate_json((folder / "talk.json").read_text()),
-            draft=Draft.model_validate_json((folder / "draft.json").read_text()),
-            review=Review.model_validate_json((folder / "review.json").read_text()),
+            draft=draft,
+            review=review,
             evidence=Evidence.model_validate_json((folder / "evidence.json").read_text()),
             run=run,
+            standing=standing_of(draft, review.card.verdict, decisions),
             deck=Deck.model_validate_json(deck_file.read_text()) if deck_file.is_file() else None,
         )
     except ValidationError as err:
         return f"{slug}: outputs of another version ({err.error_count()} fields); run it again"
+    except StageFailure as err:
+        return f"{slug}: {err}"
 
 
-def published_talks(
-    outputs_dir: Path, skip: Path | None = None
+def talks_with_articles(
+    outputs_dir: Path, inputs_dir: Path, skip: Path | None = None
 ) -> tuple[list[PublishedTalk], list[str]]:
-    """Every publishable talk under outputs/, latest first (by talk date, then run), and
-    why the others are left out."""
+    """Every talk under outputs/ whose last run made its articles, latest first (by talk
+    date, then run), and why the others are not there."""
     talks, left_out = [], []
     for slug, folder in talk_outputs(outputs_dir, skip).items():
-        found = load_talk(folder, slug)
+        found = load_talk(folder, slug, inputs_dir)
         if isinstance(found, PublishedTalk):
             talks.append(found)
         else:
             left_out.append(found)
     return sorted(talks, key=PublishedTalk.newest_first, reverse=True), left_out
+
+
+def published_talks(
+    outputs_dir: Path, inputs_dir: Path, policy: Policy = "recommended", skip: Path | None = None
+) -> tuple[list[PublishedTalk], list[str]]:
+    """The talks the policy publishes, latest first, and why the others are left out."""
+    talks, left_out = talks_with_articles(outputs_dir, inputs_dir, skip)
+    left_out += [
+        f"{t.slug}: {t.standing.why_not(policy)}"
+        for t in talks
+        if not t.standing.publishable(policy)
+    ]
+    return [t for t in talks if t.standing.publishable(policy)], left_out
+
+
+def awaiting_review(talks: list[PublishedTalk]) -> dict[str, str]:
+    """slug -> why each talk awaits a reviewer: its state and the automatic verdict with the
+    card's reasons, in English (the dashboard's and the CLI's language)."""
+    waiting = {}
+    for talk in talks:
+        standing, card = talk.standing, talk.review.card
+        if not standing.awaits_reviewer:
+            continue
+        if standing.decision is None:
+            state = "no decision yet"
+        elif standing.stale:
+            state = f"the text changed since {standing.decision.reviewer}'s decision"
+        else:
+            state = f"held by {standing.decision.reviewer}: {standing.decision.note}"
+        reasons = "; ".join(card.en.reasons if card.en else card.reasons)
+        verdict = card.en.verdict if card.en else card.verdict
+        waiting[talk.slug] = f"{state}. Automatic verdict {verdict}: {reasons}"
+    return waiting

@@ -28,7 +28,8 @@ DECK_SUFFIXES = {".pptx", ".pdf"}
 # .json/.bcc: Bilibili's subtitle JSON (BCC).
 SUBTITLE_SUFFIXES = {".srt", ".vtt", ".json", ".bcc"}
 META_NAMES = {"talk.yaml", "talk.yml"}
-IGNORED_NAMES = {"README.md", "readme.md", "PROVENANCE.md"}
+# Not inputs of the articles: notes for people, and reviewers' decisions on the articles.
+IGNORED_NAMES = {"README.md", "readme.md", "PROVENANCE.md", "decisions.yaml"}
 MAX_META_BYTES = 64 * 1024
 
 
@@ -118,6 +119,12 @@ def talk_origin(folder: Path, inputs_dir: Path) -> str:
     if folder.is_relative_to(inputs_dir) and folder != inputs_dir:
         return f"inputs/{folder.relative_to(inputs_dir).as_posix()}"
     return str(folder)
+
+
+def input_folder(origin: str, inputs_dir: Path) -> Path:
+    """The talk folder a talk_origin names."""
+    under = origin.removeprefix("inputs/")
+    return inputs_dir / under if under != origin else Path(origin)
 
 
 def discover_talks(inputs_dir: Path, outputs_dir: Path | None = None) -> list[Path]:

@@ -11,7 +11,7 @@ def test_the_site_builds_strictly_with_cards_articles_slides_and_review_cards(tm
     publish(outputs, "older", "旧的演讲", dt.date(2025, 1, 1))
     publish(outputs, "broken", "失败的演讲", dt.date(2026, 11, 1), status="failed")
     publish(outputs, ".benchmarks/x", "基准", dt.date(2026, 11, 1))  # hidden: not a talk
-    built = build_site(outputs, outputs / "site")
+    built = build_site(outputs, outputs / "site", tmp_path / "inputs")
     assert built.articles == ["examples/paging", "older"]  # latest first; failed left out
     assert built.left_out == ["broken: its last run is failed"]
     public = outputs / "site" / "public"
@@ -40,11 +40,11 @@ def test_the_site_builds_strictly_with_cards_articles_slides_and_review_cards(tm
 def test_markup_in_a_talk_never_reaches_a_page(tmp_path):
     outputs = tmp_path / "outputs"
     publish(outputs, "evil", "标题<img src=x onerror=alert(4)>", dt.date(2026, 1, 1))
-    build_site(outputs, outputs / "site")
+    build_site(outputs, outputs / "site", tmp_path / "inputs")
     for page in (outputs / "site" / "public").rglob("*.html"):
         assert "onerror" not in page.read_text(), page
 
 
 def test_an_empty_outputs_folder_is_a_site_with_no_articles(tmp_path):
-    written = write_site(tmp_path, tmp_path / "site")
+    written = write_site(tmp_path, tmp_path / "site", tmp_path / "inputs")
     assert written.articles == [] and (tmp_path / "site" / "docs" / "index.md").exists()

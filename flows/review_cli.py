@@ -1,0 +1,155 @@
+"""`talk2article review`: what awaits a reviewer, and their decisions (approve, reject,
+hold), written to decisions.yaml in the talk's folder (pipeline.review.decisions)."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+console = Console(emoji=False)
+review_app = typer.Typer(invoke_without_command=True, rich_markup_mode="markdown")
+Folders = Annotated[Path | None, typer.Option(help="The inputs directory (default: ./inputs).")]
+Outputs = Annotated[Path | None, typer.Option(help="The outputs directory (default: ./outputs).")]
+TalkArgument = Annotated[Path, typer.Argument(help="The talk folder, as given to `run`.")]
+Reviewer = Annotated[
+    str,
+    typer.Option(
+        "--by", envvar="TALK2ARTICLE_REVIEWER", help="Your name (or TALK2ARTICLE_REVIEWER)."
+    ),
+]
+
+
+@review_app.callback()
+def awaiting(
+    ctx: typer.Context,
+    inputs: Folders = None,
+    outputs: Outputs = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every talk with articles, decided or not.")
+    ] = False,
+) -> None:
+    """What awaits a reviewer, and a reviewer's decisions.
+
+    With no command: the articles awaiting a reviewer (no decision on their current text,
+    or held), with the review card's findings and where to read them: the proofreading page
+    of the preview site (`talk2article site build --preview`) and the eval report. Then
+    `approve`, `reject` or `hold` a talk folder: the decision goes to decisions.yaml in that
+    folder, bound to the article's current text.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from flows.talk import configured
+    from pipeline.site.talks import awaiting_review, talks_with_articles
+
+    settings = configured(inputs, outputs)
+    site = settings.outputs_dir / "site"
+    talks, _ = talks_with_articles(settings.outputs_dir, settings.inputs_dir, site)
+    waiting = awaiting_review(talks)
+    shown = talks if every else [t for t in talks if t.slug in waiting]
+    if not shown:
+        console.print("nothing awaits a reviewer", markup=False)
+        return
+    table = Table("talk", "decision", "verdict", "why")
+    for talk in shown:
+        decision = talk.standing.decision
+        state = "none" if decision is None else f"{decision.decision} by {decision.reviewer}"
+        state += " (stale)" if talk.standing.stale else ""
+        why = waiting.get(talk.slug, decision.note if decision else "")
+        table.add_row(*map(escape, (talk.slug, state, talk.standing.verdict, why)))
+    console.print(table)
+    for talk in shown:
+        console.print(f"{escape(talk.slug)}:", markup=True)
+        for line in places_to_read(talk.slug, talk.folder, site):
+            console.print(f"  {line}", markup=False, soft_wrap=True)
+    console.print(
+        "decide with: talk2article review approve|reject|hold TALK_FOLDER --by NAME --note ...",
+        markup=False,
+    )
+
+
+def places_to_read(slug: str, folder: Path, site: Path) -> list[str]:
+    """The proofreading page (preview site, else the published one) and the eval report."""
+    lines = []
+    for built in (site / "preview", site):
+        if (page := built / "public" / "proof" / slug / "index.html").is_file():
+            lines.append(f"proofreading: {page.resolve().as_uri()}")
+            break
+    else:
+        lines.append("proofreading: build it with talk2article site build --preview")
+    report = folder / "eval.html"
+    lines.append(
+        f"eval report: {report.resolve().as_uri()}"
+        if report.is_file()
+        else f"articles: {(folder / 'article.zh.md').resolve()} (no eval report yet)"
+    )
+    return lines
+
+
+def record(kind: str, talk: Path, reviewer: str, note: str, inputs, outputs) -> None:
+    from flows.talk import configured
+    from pipeline.errors import StageFailure
+    from pipeline.review.decisions import decide, record_decision
+    from pipeline.site.talks import PublishedTalk, load_talk
+    from pipeline.talk import talk_slug
+
+    if not reviewer.strip():
+        raise typer.BadParameter("give your name with --by (or TALK2ARTICLE_REVIEWER)")
+    settings = configured(inputs, outputs)
+    slug = talk_slug(talk, settings.inputs_dir)
+    found = load_talk(settings.outputs_dir / slug, slug, settings.inputs_dir)
+    if not isinstance(found, PublishedTalk):
+        console.print(f"[red]error[/red] no articles to decide on: {escape(found)}")
+        raise typer.Exit(1)
+    decision = decide(found.draft, found.review.card.verdict, kind, reviewer.strip(), note)
+    try:
+        path = record_decision(talk, decision)
+    except (OSError, StageFailure) as err:
+        console.print(f"[red]error[/red] {escape(str(err))}")
+        raise typer.Exit(1) from err
+    console.print(f"{slug}: {kind} by {decision.reviewer}, in {path}", markup=False)
+    console.print(
+        "the site follows at the next `talk2article nightly` or `talk2article site build`",
+        markup=False,
+    )
+
+
+@review_app.command()
+def approve(
+    talk: TalkArgument,
+    reviewer: Reviewer = "",
+    note: Annotated[str, typer.Option(help="What you checked, for the team.")] = "",
+    inputs: Folders = None,
+    outputs: Outputs = None,
+) -> None:
+    """Approve the article as it is now: the site publishes it, whatever the automatic
+    verdict, until its text changes."""
+    record("approved", talk, reviewer, note, inputs, outputs)
+
+
+@review_app.command()
+def reject(
+    talk: TalkArgument,
+    note: Annotated[str, typer.Option(help="Why, for the team.")],
+    reviewer: Reviewer = "",
+    inputs: Folders = None,
+    outputs: Outputs = None,
+) -> None:
+    """Reject the article: never on the site, even after it changes, until a reviewer
+    decides again."""
+    record("rejected", talk, reviewer, note, inputs, outputs)
+
+
+@review_app.command()
+def hold(
+    talk: TalkArgument,
+    note: Annotated[str, typer.Option(help="What is to be checked first, for the team.")],
+    reviewer: Reviewer = "",
+    inputs: Folders = None,
+    outputs: Outputs = None,
+) -> None:
+    """Hold the article back (only the preview site shows it) until a reviewer decides
+    again."""
+    record("held", talk, reviewer, note, inputs, outputs)

@@ -1,0 +1,22 @@
+"""Site options (TALK2ARTICLE_SITE_*)."""
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from pipeline.review.decisions import Policy
+
+
+class SiteOptions(BaseSettings):
+    """What the site publishes."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="TALK2ARTICLE_SITE_", env_file=".env", extra="ignore"
+    )
+
+    publish: Policy = Field(
+        "recommended",
+        description="recommended: articles a reviewer approved, and those the automatic "
+        "review recommends (推荐收录) that no reviewer has decided on yet; approved: only "
+        "what a reviewer approved; preview: everything but what a reviewer rejected, for "
+        "reviewers to read before deciding. A rejected article is never published.",
+    )
