@@ -26,6 +26,8 @@ setup: $(STAMP)
 demo: setup
 	$(BIN)/talk2article run $(EXAMPLE)
 	$(BIN)/talk2article site build
+	$(BIN)/talk2article site build --preview
+	$(BIN)/talk2article review
 
 test: setup lint browser
 	$(BIN)/pytest -q

@@ -13,7 +13,10 @@ console = Console(emoji=False)
 review_app = typer.Typer(invoke_without_command=True, rich_markup_mode="markdown")
 Folders = Annotated[Path | None, typer.Option(help="The inputs directory (default: ./inputs).")]
 Outputs = Annotated[Path | None, typer.Option(help="The outputs directory (default: ./outputs).")]
-TalkArgument = Annotated[Path, typer.Argument(help="The talk folder, as given to `run`.")]
+TalkArgument = Annotated[
+    Path,
+    typer.Argument(help="The talk folder, as given to `run`.", exists=True, file_okay=False),
+]
 Reviewer = Annotated[
     str,
     typer.Option(

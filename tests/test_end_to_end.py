@@ -157,15 +157,22 @@ SCREENSHOTS = Path(__file__).resolve().parents[1] / "outputs" / "site-screenshot
 
 
 def test_the_site_in_a_browser(batch, tmp_path):
-    """The built site in headless Chromium: the example's card on the index, its article,
-    a [mm:ss] link to the video's second, the language switch on the same page, and a
-    Chinese search. Screenshots go to outputs/site-screenshots/."""
+    """The site as a reviewer's approval publishes it, in headless Chromium: the example's
+    card on the index, its article, a [mm:ss] link to the video's second, the language
+    switch on the same page, and a Chinese search. Screenshots go to outputs/site-screenshots/."""
     from tests.site.browser import visit_site
 
     outputs, _ = batch
-    result = subprocess.run(
-        [*CLI, "site", "build", "--outputs", str(outputs)], capture_output=True, text=True
-    )
+    inputs = outputs.parent / "inputs"
+    folders = ["--inputs", str(inputs), "--outputs", str(outputs)]
+    env = {**os.environ, "COLUMNS": "200"}
+    listed = subprocess.run([*CLI, "review", *folders], capture_output=True, text=True, env=env)
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    assert EXAMPLE.name in listed.stdout and "no decision yet" in listed.stdout  # none taken
+    approve = [*CLI, "review", "approve", str(inputs / EXAMPLE.name), "--by", "e2e", *folders]
+    decided = subprocess.run(approve, capture_output=True, text=True)
+    assert decided.returncode == 0, decided.stdout + decided.stderr
+    result = subprocess.run([*CLI, "site", "build", *folders], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "talk2article site serve" in result.stdout
     draft = json.loads((outputs / EXAMPLE.name / "draft.json").read_text())

@@ -43,3 +43,16 @@ def test_every_talk_gets_a_report_beside_its_articles(tmp_path):
     assert "| parity | 1 |" in (talk / "eval.md").read_text()
     assert (talk / "eval.html").read_text().startswith("<!doctype html>")
     assert "examples/paging" in (outputs / "evals" / "dashboard.md").read_text()
+
+
+def test_the_dashboard_opens_with_the_articles_awaiting_a_reviewer(tmp_path):
+    waiting = {"talk": "no decision yet. Automatic verdict Needs revision: <b>x</b>"}
+    write_dashboard(tmp_path, {"talk": ("2026-11-01", BEFORE)}, waiting)
+    dashboard = (tmp_path / "dashboard.md").read_text()
+    assert dashboard.index("## Awaiting a reviewer") < dashboard.index("## Figures")
+    assert "- **talk**: no decision yet. Automatic verdict Needs revision" in dashboard
+    page = (tmp_path / "dashboard.html").read_text()
+    assert page.index("Awaiting a reviewer") < page.index("<table")
+    assert "&lt;b&gt;x&lt;/b&gt;" in page  # escaped
+    write_dashboard(tmp_path, {"talk": ("2026-11-01", BEFORE)})
+    assert "## Awaiting a reviewer\n\nNone." in (tmp_path / "dashboard.md").read_text()

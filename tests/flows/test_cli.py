@@ -15,3 +15,44 @@ def test_the_summary_shows_verdicts_and_prints_errors_as_they_are(capsys):
     out = capsys.readouterr().out
     assert "推荐收录" in out and "succeeded" in out and "failed" in out
     assert "bad :x: [red]title[/red]" in out  # no emoji, no markup from an error's text
+
+
+def test_a_reviewer_lists_what_awaits_them_and_decides(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from pipeline.review.decisions import read_decisions
+    from tests.site.published import ZH_UNTRANSLATED, publish
+
+    monkeypatch.chdir(tmp_path)
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    publish(outputs, "revise", "待修改的演讲", dt.date(2026, 4, 1), zh=ZH_UNTRANSLATED)
+    publish(outputs, "good", "推荐的演讲", dt.date(2026, 4, 1))
+    (inputs / "revise").mkdir(parents=True)
+    (inputs / "good").mkdir()
+    (inputs / "none").mkdir()
+    runner = CliRunner()
+    listed = runner.invoke(cli.app, ["review"], env={"COLUMNS": "200"})
+    assert listed.exit_code == 0, listed.output
+    assert "revise" in listed.output and "需修改" in listed.output
+    assert "a sentence is in the wrong language (Chinese chapter 1, paragraph 2)" in listed.output
+    assert "talk2article site build --preview" in listed.output  # no preview built yet
+    assert "no eval report yet" in listed.output
+
+    refused = runner.invoke(cli.app, ["review", "reject", "inputs/revise", "--by", "Ada"])
+    assert refused.exit_code != 0 and "--note" in refused.output  # a rejection says why
+    done = runner.invoke(
+        cli.app,
+        ["review", "hold", "inputs/revise", "--note", "check slide 2"],
+        env={"TALK2ARTICLE_REVIEWER": "Ada"},
+    )
+    assert done.exit_code == 0, done.output
+    assert [(d.decision, d.reviewer, d.note) for d in read_decisions(inputs / "revise")] == [
+        ("held", "Ada", "check slide 2")
+    ]
+    listed = runner.invoke(cli.app, ["review"], env={"COLUMNS": "200"})
+    assert "held by Ada: check slide 2" in listed.output
+    runner.invoke(cli.app, ["review", "approve", "inputs/revise", "--by", "Bo"])
+    runner.invoke(cli.app, ["review", "approve", "inputs/good", "--by", "Bo"])
+    assert "nothing awaits a reviewer" in runner.invoke(cli.app, ["review"]).output
+    missing = runner.invoke(cli.app, ["review", "approve", "inputs/none", "--by", "Bo"])
+    assert missing.exit_code == 1 and "no articles to decide on" in missing.output

@@ -58,6 +58,19 @@ def test_only_changed_talks_run_and_an_unchanged_night_does_nothing(tmp_path):
         assert len(endpoint.requests) == asked + asked_two  # no LLM call
         assert seconds < 10
 
+        decided = subprocess.run(  # a reviewer's decision: the site again, no talk
+            [sys.executable, "-m", "flows.cli", "review", "approve", str(inputs / "one")]
+            + ["--by", "Ada", "--inputs", str(inputs), "--outputs", str(outputs)],
+            capture_output=True,
+            text=True,
+        )
+        assert decided.returncode == 0, decided.stdout + decided.stderr
+        _, stdout = nightly_cli(url, inputs, outputs)
+        assert "2 talks were current" in stdout and "site:" in stdout
+        assert len(endpoint.requests) == asked + asked_two
+        assert "已批准" in (outputs / "site/public/articles/one/index.html").read_text()
+        assert "nothing changed" in nightly_cli(url, inputs, outputs)[1]
+
         prompts = tmp_path / "prompts"  # an edited drafting prompt: drafting and after rerun
         shutil.copytree(Path(str(files("prompts"))), prompts)
         edited = prompts / "write_paragraph.yaml"

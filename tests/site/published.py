@@ -54,6 +54,8 @@ ZH = [
     ("为每个请求预留最大长度，会浪费 60 到 80 percent 的 KV cache 内存。", ["t-00:01:05"]),
     ("PagedAttention 按需分配 16 个 token 的块。", ["s-02"]),
 ]
+# An untranslated paragraph: fixable, so the automatic verdict is 需修改.
+ZH_UNTRANSLATED = [ZH[0], ("PagedAttention hands out blocks of 16 tokens on demand.", ["s-02"])]
 PROMPTS = [load_prompt(n) for n in ("notes", "outline", "write_paragraph", "translate_zh")]
 
 
@@ -64,9 +66,16 @@ def text(lang: str, paragraphs, title: str, chapter: str, summary: str) -> Draft
 
 
 def publish(
-    outputs: Path, slug: str, title_zh: str, date: dt.date, status="succeeded", video=VIDEO
+    outputs: Path,
+    slug: str,
+    title_zh: str,
+    date: dt.date,
+    status="succeeded",
+    video=VIDEO,
+    zh=ZH,
 ) -> Path:
-    """A talk's outputs folder with articles, a slide picture and a run record."""
+    """A talk's outputs folder with articles, a slide picture and a run record; its talk
+    folder is inputs/<slug> beside `outputs`."""
     store = TalkStore(outputs / slug)
     folder = outputs / slug
     (folder / "slides").mkdir(parents=True, exist_ok=True)
@@ -75,7 +84,7 @@ def publish(
     talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
     draft = Draft(
         en=text("en", EN, "Paging the KV cache", "Blocks on demand", "Why paging wins."),
-        zh=text("zh", ZH, title_zh, "按需分块", "从显存浪费出发，拆解分页。"),
+        zh=text("zh", zh, title_zh, "按需分块", "从显存浪费出发，拆解分页。"),
         tags=["KV CACHE", "MEMORY"],
     )
     evidence = Evidence(units=UNITS)

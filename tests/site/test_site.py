@@ -1,8 +1,8 @@
 import datetime as dt
 import re
 
-from pipeline.site import build_site, write_site
-from tests.site.published import VIDEO, publish
+from pipeline.site import build_site, site_is_current, write_site
+from tests.site.published import VIDEO, ZH_UNTRANSLATED, publish
 
 
 def test_the_site_builds_strictly_with_cards_articles_slides_and_review_cards(tmp_path):
@@ -48,3 +48,67 @@ def test_markup_in_a_talk_never_reaches_a_page(tmp_path):
 def test_an_empty_outputs_folder_is_a_site_with_no_articles(tmp_path):
     written = write_site(tmp_path, tmp_path / "site", tmp_path / "inputs")
     assert written.articles == [] and (tmp_path / "site" / "docs" / "index.md").exists()
+
+
+def approve(outputs, inputs, slug: str, kind: str = "approved") -> None:
+    from pipeline.review.decisions import decide, record_decision
+    from pipeline.site.talks import load_talk
+
+    talk = load_talk(outputs / slug, slug, inputs)
+    (inputs / slug).mkdir(parents=True, exist_ok=True)
+    record_decision(inputs / slug, decide(talk.draft, talk.review.card.verdict, kind, "Ada"))
+
+
+def test_the_site_publishes_what_reviewers_and_the_policy_allow(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    publish(outputs, "recommended", "推荐的演讲", dt.date(2026, 5, 1))
+    publish(outputs, "revise", "待修改的演讲", dt.date(2026, 4, 1), zh=ZH_UNTRANSLATED)
+    publish(outputs, "approved", "批准的演讲", dt.date(2026, 3, 1), zh=ZH_UNTRANSLATED)
+    publish(outputs, "rejected", "驳回的演讲", dt.date(2026, 2, 1))
+    approve(outputs, inputs, "approved")
+    approve(outputs, inputs, "rejected", "rejected")
+    built = build_site(outputs, outputs / "site", inputs)
+    assert built.articles == ["recommended", "approved"]
+    assert built.left_out == [
+        "revise: automatic verdict 需修改: awaiting a reviewer",
+        f"rejected: rejected by Ada on {dt.datetime.now(dt.UTC).date()}",
+    ]
+    public = outputs / "site" / "public"
+    approved = (public / "articles/approved/index.html").read_text()
+    assert "人工审阅 · 已批准" in approved and "Ada 于" in approved
+    assert (
+        "Reviewed and approved by Ada" in (public / "en/articles/approved/index.html").read_text()
+    )
+    waiting = (public / "articles/recommended/index.html").read_text()
+    assert "人工审阅 · 待审阅" in waiting and "推荐收录" in waiting
+    english = (public / "en/articles/recommended/index.html").read_text()
+    assert "No person has reviewed this article yet" in english and "Recommended" in english
+    assert "人工审阅 · 已批准" in (public / "proof/approved/index.html").read_text()
+    assert site_is_current(outputs / "site", inputs, "recommended")
+    assert not site_is_current(outputs / "site", inputs, "approved")
+
+    preview = build_site(outputs, outputs / "site" / "preview", inputs, "preview")
+    assert preview.articles == ["recommended", "revise", "approved"]  # never a rejected one
+    assert build_site(outputs, outputs / "site", inputs, "approved").articles == ["approved"]
+
+
+def test_an_approved_article_whose_text_changes_is_not_published_as_approved(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    publish(outputs, "talk", "分页", dt.date(2026, 5, 1))
+    approve(outputs, inputs, "talk")
+    site = outputs / "site"
+    build_site(outputs, site, inputs)
+    assert "已批准" in (site / "public/articles/talk/index.html").read_text()
+    publish(outputs, "talk", "分页：新版", dt.date(2026, 5, 1))  # a rerun changed the title
+    assert site_is_current(site, inputs, "recommended")  # no decision changed
+    build_site(outputs, site, inputs)
+    page = (site / "public/articles/talk/index.html").read_text()
+    assert "已批准" not in page and "待重新审阅" in page  # still 推荐收录: published, asked again
+    publish(outputs, "talk", "分页：再版", dt.date(2026, 5, 1), zh=ZH_UNTRANSLATED)
+    assert build_site(outputs, site, inputs).left_out == [
+        "talk: automatic verdict 需修改: awaiting a reviewer again (its text changed since the "
+        "last decision)"
+    ]
+    approve(outputs, inputs, "talk")
+    assert not site_is_current(site, inputs, "recommended")  # a new decision: rebuild
+    assert build_site(outputs, site, inputs).articles == ["talk"]
