@@ -63,7 +63,7 @@ def run_stages(
         notes = tasks.notes(run, evidence, vocabulary, settings, llm)
         outline = tasks.outline(run, notes, evidence, talk.meta, settings, llm)
         draft = tasks.draft(run, outline, notes, evidence, vocabulary, settings, llm)
-        review = tasks.review(run, draft, notes, evidence, vocabulary, settings)
+        review = tasks.review(run, draft, notes, evidence, vocabulary, settings, llm)
         articles = tasks.article(run, draft, evidence, talk, review)
     except StageFailed:
         return run.record

@@ -22,7 +22,7 @@ from pipeline import deck as deck_stage
 from pipeline import stages
 from pipeline import transcript as transcript_stage
 from pipeline.article import typeset
-from pipeline.draft import DraftPrompts, write_drafts
+from pipeline.draft import DraftPrompts, Writer, write_drafts
 from pipeline.evidence import build_evidence
 from pipeline.llm.cache import CallCache
 from pipeline.llm.client import OpenAILLM
@@ -228,7 +228,10 @@ def review(
     evidence: Evidence,
     vocabulary: list[str],
     settings: Settings,
+    llm: LLMSession,
 ) -> Review:
+    """The checks and the verdict in code; the card's prose by the model, checked."""
+    card_prompt = load_prompt("review_card", settings.prompts_dir)
     prompts = [load_prompt(name, settings.prompts_dir) for name in ("notes", "outline")]
     prompts += draft_prompts(settings).all()
     language = writing_language(evidence.language)
@@ -237,14 +240,26 @@ def review(
         "evidence": evidence,
         "language": language,
         "vocabulary": vocabulary,
-        "prompts": prompts,
+        "prompts": [*prompts, card_prompt],
         "fallbacks": notes.fallbacks,
     }
 
     def make() -> Review:
-        return review_drafts(draft, evidence, language, vocabulary, prompts, notes.fallbacks)
+        writer = Writer(
+            llm_for(llm, run),
+            draft_prompts(settings),
+            evidence,
+            vocabulary,
+            language,
+            settings.llm.candidates,
+        )
+        return review_drafts(
+            draft, evidence, language, vocabulary, prompts, notes.fallbacks, (writer, card_prompt)
+        )
 
-    return run_stage(run, stages.REVIEW, make, key)
+    model = llm_key(settings, llm)
+    model["sampling"] |= {"candidates": settings.llm.candidates}
+    return run_stage(run, stages.REVIEW, make, key | model)
 
 
 def article(

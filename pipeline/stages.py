@@ -100,11 +100,21 @@ DRAFT = Stage[Draft](
     output="draft.json",
 )
 
-# Automatic checks a reviewer would otherwise do by hand, and a verdict.
+# Automatic checks a reviewer would otherwise do by hand, a verdict by written rules, and
+# the review card (its prose by the LLM, checked in code).
 REVIEW = Stage[Review](
     "review",
     code="pipeline.review",
-    keyed_by=("draft", "evidence", "language", "vocabulary", "prompts", "fallbacks"),
+    keyed_by=(
+        "draft",
+        "evidence",
+        "language",
+        "vocabulary",
+        "prompts",
+        "fallbacks",
+        "model",
+        "sampling",
+    ),
     contract=Review,
     output="review.json",
 )

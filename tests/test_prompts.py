@@ -2,7 +2,7 @@ import pytest
 
 from pipeline.prompts import PromptError, load_prompt
 
-SHIPPED = ["notes", "outline", "write_paragraph", "translate_zh", "translate_en"]
+SHIPPED = ["notes", "outline", "write_paragraph", "translate_zh", "translate_en", "review_card"]
 
 
 def test_every_shipped_prompt_is_tested():

@@ -8,6 +8,7 @@ run on the final text of both languages, so what drafting could not fix shows up
 from collections.abc import Iterator
 
 from pipeline import fidelity, terminology
+from pipeline.draft import Writer
 from pipeline.grounding import (
     cited_text,
     duplicate_of,
@@ -24,7 +25,8 @@ from pipeline.grounding import (
     wrong_language_sentences,
 )
 from pipeline.prompts import Prompt
-from pipeline.review.card import review_card
+from pipeline.review.card import review_card, risks_of, strengths_of, verdict_of
+from pipeline.review.written import CardFacts, written_card
 from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Review
 from pipeline.text import numbers, shorten
 
@@ -206,9 +208,12 @@ def review(
     terms: list[str],
     prompts: list[Prompt],
     notes_fallbacks: list[str] = (),
+    card_writer: tuple[Writer, Prompt] | None = None,
 ) -> Review:
     """The checks, the verdict by written rules, and the card; `notes_fallbacks` are the
-    notes stage's, for the card to say where fallbacks stand in."""
+    notes stage's, for the card to say where fallbacks stand in. With `card_writer` (the
+    drafting writer and the review_card prompt) the model writes the card's prose, checked;
+    without, or when it fails, the card is built in code."""
     drafts = draft.texts()  # (zh, en)
     source = draft.text(source_language)
     checks = [
@@ -227,5 +232,27 @@ def review(
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
     fallbacks = [f"notes {f}" for f in notes_fallbacks] + draft.fallbacks
-    card = review_card(draft, checks, fallbacks)
-    return Review(checks=checks, verdict=verdict, revisions=draft.revisions, card=card)
+    written, problems = None, []
+    if card_writer:
+        written, problems = written_card(draft, checks, card_facts(draft, checks), *card_writer)
+    card = review_card(draft, checks, fallbacks, written)
+    return Review(
+        checks=checks,
+        verdict=verdict,
+        revisions=draft.revisions,
+        card=card,
+        fallbacks=[f"card built in code: the model's card failed ({'; '.join(problems)})"]
+        if problems
+        else [],
+    )
+
+
+def card_facts(draft: Draft, checks: list[Check]) -> CardFacts:
+    paragraphs = sum(len(s.paragraphs) for s in draft.zh.sections)
+    verdict, reasons = verdict_of(checks, draft.revisions, paragraphs)
+    return CardFacts(
+        verdict=verdict,
+        reasons=[r.said("zh") for r in reasons],
+        strengths=strengths_of(draft, checks, "zh"),
+        risks=risks_of(draft, "zh"),
+    )

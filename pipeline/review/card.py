@@ -251,34 +251,62 @@ def fallback_line(fallbacks: list[str], lang: str) -> str | None:
     )
 
 
-def card_text(
-    draft: Draft, checks: list[Check], fallbacks: list[str], verdict: str, reasons, lang: str
-) -> CardText:
+def verdict_line(verdict: str, reasons: list[Reason], fallbacks: list[str], lang: str) -> str:
+    """The verdict and the rules that decided it, and where fallbacks stand in."""
     zh = lang == "zh"
-    label = verdict if zh else LABELS[verdict]
     said = [r.said(lang) for r in reasons]
-    lines = [f"{label}：{'；'.join(said)}。" if zh else f"{label}: {'; '.join(said)}."]
-    if line := fallback_line(fallbacks, lang):
-        lines.append(line if zh else f" {line}")
+    line = f"{verdict}：{'；'.join(said)}。" if zh else f"{LABELS[verdict]}: {'; '.join(said)}."
+    if more := fallback_line(fallbacks, lang):
+        line += more if zh else f" {more}"
+    return line
+
+
+def assessment_of(draft: Draft, checks: list[Check], lang: str) -> str:
+    """After the verdict, built in code: strengths, readers, risks."""
+    zh = lang == "zh"
+    lines = []
     if strengths := strengths_of(draft, checks, lang):
-        lines.append(f"{'，'.join(strengths)}。" if zh else f" Strengths: {'; '.join(strengths)}.")
+        lines.append(f"{'，'.join(strengths)}。" if zh else f"Strengths: {'; '.join(strengths)}.")
     tags = " · ".join(draft.tags)
     if zh:
         lines.append(f"适合关注 {tags or 'AI 基础设施'} 的 AI 基础设施工程师阅读。")
         lines.append(f"风险：{'；'.join(risks_of(draft, lang))}。")
     else:
-        lines.append(f" For AI-infrastructure engineers following {tags or 'AI infrastructure'}.")
-        lines.append(f" Risks: {'; '.join(risks_of(draft, lang))}.")
-    return CardText(
-        verdict=label, summary=summary_of(draft.text(lang)), assessment="".join(lines), reasons=said
-    )
+        lines.append(f"For AI-infrastructure engineers following {tags or 'AI infrastructure'}.")
+        lines.append(f"Risks: {'; '.join(risks_of(draft, lang))}.")
+    return ("" if zh else " ").join(lines)
 
 
-def review_card(draft: Draft, checks: list[Check], fallbacks: list[str]) -> ReviewCard:
-    """`fallbacks`: the draft's and those of the stages before it (notes)."""
+def review_card(
+    draft: Draft,
+    checks: list[Check],
+    fallbacks: list[str],
+    written: dict[str, tuple[str, str]] | None = None,
+) -> ReviewCard:
+    """`fallbacks`: the draft's and those of the stages before it (notes). `written`: per
+    language, the summary and the assessment after the verdict the model wrote and the
+    checks passed (pipeline.review.written); else both are built in code."""
     paragraphs = sum(len(s.paragraphs) for s in draft.zh.sections)
     verdict, reasons = verdict_of(checks, draft.revisions, paragraphs)
-    zh, en = (card_text(draft, checks, fallbacks, verdict, reasons, lang) for lang in ("zh", "en"))
+    texts = {}
+    for lang in ("zh", "en"):
+        summary, tail = (written or {}).get(lang) or (
+            summary_of(draft.text(lang)),
+            assessment_of(draft, checks, lang),
+        )
+        line = verdict_line(verdict, reasons, fallbacks, lang)
+        texts[lang] = CardText(
+            verdict=verdict if lang == "zh" else LABELS[verdict],
+            summary=summary,
+            assessment=line + ("" if lang == "zh" else " ") + tail,
+            reasons=[r.said(lang) for r in reasons],
+        )
+    zh = texts["zh"]
     return ReviewCard(
-        verdict=verdict, summary=zh.summary, assessment=zh.assessment, reasons=zh.reasons, en=en
+        verdict=verdict,
+        summary=zh.summary,
+        assessment=zh.assessment,
+        reasons=zh.reasons,
+        en=texts["en"],
+        written=written is not None,
     )
