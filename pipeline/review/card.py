@@ -173,20 +173,34 @@ def first_sentence(sections: list[DraftSection], measured: bool = False) -> str 
     return None
 
 
+def focus_of(text: DraftText) -> list[str]:
+    """The chapters a summary names: the mechanisms, else every chapter but the problem,
+    results and limits; never one that is the article's title again ("介绍" neither)."""
+    chosen = [s.title for s in text.sections if s.role == "mechanism"] or [
+        s.title for s in text.sections if s.role not in ("problem", "results", "limits")
+    ]
+    titles = chosen or [s.title for s in text.sections]
+    return [t for t in dict.fromkeys(titles) if t != text.title and t not in GENERIC][:3]
+
+
+# Headings that say where a chapter is, not what it explains.
+GENERIC = {"介绍", "简介", "概述", "引言", "总结", "Introduction", "Overview", "Summary"}
+
+
 def summary_of(text: DraftText) -> str:
     """ "文章讲……：重点包括……；实测……；作者同时指出……。" from the article in its language."""
     by_role = {role: [s for s in text.sections if s.role == role] for role in ("results", "limits")}
-    core = [s.title for s in text.sections if s.role not in ("results", "limits")] or [
-        s.title for s in text.sections
-    ]
+    focus = focus_of(text)
     measured = first_sentence(by_role["results"], measured=True)
     limit = first_sentence(by_role["limits"])
     if text.lang == "zh":
-        parts = [f"文章讲{text.title}：重点包括{'、'.join(core[:4])}"]
+        parts = [f"文章讲{text.title}" + (f"：重点包括{'、'.join(focus)}" if focus else "")]
         parts += [f"实测{measured}"] if measured else []
         parts += [f"作者同时指出{limit}"] if limit else []
         return "；".join(parts) + "。"
-    parts = [f"The article covers {text.title}, chiefly {', '.join(core[:4])}"]
+    parts = [
+        f"The article covers {text.title}" + (f", chiefly {', '.join(focus)}" if focus else "")
+    ]
     parts += [f"measured: {measured}"] if measured else []
     parts += [f"the speaker also notes: {limit}"] if limit else []
     return "; ".join(parts) + "."

@@ -6,7 +6,7 @@ import posixpath
 
 from pipeline.article import render_citation
 from pipeline.article.typeset import typeset_plain, typeset_text
-from pipeline.review.card import LABELS
+from pipeline.review.card import LABELS, PLACE, UNRESOLVED, place_of
 from pipeline.schema import EvidenceUnit
 from pipeline.site.talks import PublishedTalk
 from pipeline.text import clock
@@ -103,7 +103,7 @@ def about_page(lang: str) -> str:
     return ABOUT[lang]
 
 
-def review_card(talk: PublishedTalk, lang: str) -> list[str]:
+def review_card(talk: PublishedTalk, lang: str, page: str) -> list[str]:
     """The card in the page's language (a review made before cards were bilingual has only
     the Chinese one)."""
     card = talk.review.card
@@ -111,7 +111,40 @@ def review_card(talk: PublishedTalk, lang: str) -> list[str]:
     said, card_lang = (card.en, "en") if lang == "en" and card.en else (card, "zh")
     heading = f"{HEADINGS[lang]['card']} · {said.verdict}"
     body = [typeset_text(said.summary, card_lang), "", typeset_text(said.assessment, card_lang)]
+    if links := finding_links(talk, lang, page):
+        body += ["", links]
     return [f'!!! {kind} "{heading}"', "", *(f"    {line}" if line else "" for line in body), ""]
+
+
+MAX_LINKS = 8
+
+
+def anchor_of(where: str) -> str | None:
+    """The proofreading page's anchor of a finding's place: p-3-4 for §3¶4, c-3 for the
+    heading of chapter 3."""
+    if not (match := PLACE.match(where)):
+        return None
+    _, chapter, paragraph, _, _ = match.groups()
+    if chapter:
+        return f"p-{chapter}-{paragraph}" if paragraph else f"c-{chapter}"
+    return None
+
+
+def finding_links(talk: PublishedTalk, lang: str, page: str) -> str | None:
+    """Where the failed checks and the texts kept with findings are, each a link to its
+    paragraph on the proofreading page."""
+    review = talk.review
+    places = [f.split(": ", 1)[0] for c in review.checks if not c.passed for f in c.findings]
+    places += [r.where for r in review.revisions if r.action in UNRESOLVED]
+    proof = relative(page_path("proof", talk.slug, "zh"), page)
+    links = [
+        f"[{place_of(where, lang)}]({proof}#{anchor})"
+        for where in dict.fromkeys(places)
+        if (anchor := anchor_of(where))
+    ][:MAX_LINKS]
+    if not links:
+        return None
+    return ("问题所在：" + "、".join(links)) if lang == "zh" else ("Where: " + "; ".join(links))
 
 
 # A person's review, as the page says it: (heading, sentence) per state, zh and en.
@@ -208,7 +241,8 @@ def article_page(talk: PublishedTalk, lang: str) -> str:
     lines = [f"# {typeset_text(text.title, lang)}", ""]
     if text.summary:
         lines += [f"*{typeset_text(text.summary, lang)}*", ""]
-    lines += facts_line(talk, lang, page) + decision_lines(talk, lang) + review_card(talk, lang)
+    lines += facts_line(talk, lang, page) + decision_lines(talk, lang)
+    lines += review_card(talk, lang, page)
     shown: set[int] = set()
     for section in text.sections:
         lines += [f"## {typeset_text(section.title, lang)}", ""]
@@ -224,12 +258,12 @@ def proof_page(talk: PublishedTalk) -> str:
     article = relative(page_path("articles", talk.slug, "zh"), page)
     lines = [f"# {HEADINGS['zh']['proof']}：{typeset_text(zh.title, 'zh')}", ""]
     lines += [f"[← {typeset_text(zh.title, 'zh')}]({article})", ""]
-    lines += decision_lines(talk, "zh") + review_card(talk, "zh")
-    for zh_section, en_section in zip(zh.sections, en.sections, strict=False):
-        lines += [f"## {typeset_text(zh_section.title, 'zh')}", ""]
+    lines += decision_lines(talk, "zh") + review_card(talk, "zh", page)
+    for s, (zh_section, en_section) in enumerate(zip(zh.sections, en.sections, strict=False), 1):
+        lines += [f"## {typeset_text(zh_section.title, 'zh')} {{ #c-{s} }}", ""]
         lines += [f"*{typeset_text(en_section.title, 'en')}*", ""]
         for n, (z, e) in enumerate(zip(zh_section.paragraphs, en_section.paragraphs, strict=False)):
             refs = [clock(talk.units[c].start or 0.0) for c in z.citations if c in talk.units]
-            lines += [f"**¶{n + 1}** {' '.join(refs)}", ""]
+            lines += [f'<a id="p-{s}-{n + 1}"></a>**¶{n + 1}** {" ".join(refs)}', ""]
             lines += [f"> {typeset_text(z.text, 'zh')}", ">", f"> {typeset_text(e.text, 'en')}", ""]
     return "\n".join(lines)

@@ -11,7 +11,7 @@ def test_a_faithful_article_is_recommended_with_its_grounds_readers_and_risks():
     card = result.card
     assert card.verdict == "推荐收录" and card.reasons == ["全部自动检查通过"]
     assert (
-        card.summary.startswith("文章讲缓存分页：")
+        card.summary.startswith("文章讲缓存分页；实测")
         and "实测在演讲者自己的基准测试中" in card.summary
     )
     assert "2 处数字均可追溯到演讲原文" in card.assessment
@@ -123,3 +123,25 @@ def test_a_measurement_in_seconds_is_one():
     assert first_sentence([section], measured=True) == (
         "A single request takes about 0.8 seconds with xgrammar"
     )
+
+
+def test_the_code_summary_names_the_mechanisms_not_the_title_or_an_introduction():
+    from pipeline.review.card import summary_of
+    from pipeline.schema import DraftParagraph, DraftSection, DraftText
+
+    def chapter(role: str, title: str) -> DraftSection:
+        return DraftSection(
+            role=role, title=title, paragraphs=[DraftParagraph(text="x。", citations=[])]
+        )
+
+    article = DraftText(
+        lang="zh",
+        title="缓存分页",
+        sections=[
+            chapter("problem", "介绍"),
+            chapter("mechanism", "按需分块"),
+            chapter("mechanism", "前缀共享"),
+            chapter("results", "结果"),
+        ],
+    )
+    assert summary_of(article) == "文章讲缓存分页：重点包括按需分块、前缀共享。"

@@ -64,7 +64,7 @@ def test_a_card_sentence_with_a_number_the_article_lacks_is_rejected_and_redraft
 def test_a_card_failing_twice_is_built_in_code_and_the_fallback_is_recorded():
     result, _ = reviewed([SUMMARY.replace("2.2", "3.5"), SUMMARY.replace("2.2", "4")], [])
     assert not result.card.written
-    assert result.card.summary.startswith("文章讲缓存分页：")  # the code's card
+    assert result.card.summary.startswith("文章讲缓存分页；实测")  # the code's card
     assert result.fallbacks and "the number 3.5 is not in the article" in result.fallbacks[0]
     assert "实测在演讲者自己的基准测试中" in result.card.summary
 

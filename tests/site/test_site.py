@@ -83,7 +83,15 @@ def test_the_site_publishes_what_reviewers_and_the_policy_allow(tmp_path):
     assert "人工审阅 · 待审阅" in waiting and "推荐收录" in waiting
     english = (public / "en/articles/recommended/index.html").read_text()
     assert "No person has reviewed this article yet" in english and "Recommended" in english
-    assert "人工审阅 · 已批准" in (public / "proof/approved/index.html").read_text()
+    proof = (public / "proof/approved/index.html").read_text()
+    assert "人工审阅 · 已批准" in proof
+    # the card links each finding to its paragraph on the proofreading page
+    assert 'href="../../proof/approved/#p-1-2">中文第 1 章第 2 段</a>' in approved
+    assert 'id="p-1-2"' in proof and 'id="c-1"' in proof
+    assert (
+        ">Chinese chapter 1, paragraph 2</a>"
+        in (public / "en/articles/approved/index.html").read_text()
+    )
     assert site_is_current(outputs / "site", inputs, "recommended")
     assert not site_is_current(outputs / "site", inputs, "approved")
 
