@@ -102,9 +102,9 @@ def test_the_card_gives_only_the_rules_verdict_and_measurements_as_measured():
         "the name 'vAttention' is not in the article"
     ]
     assert findings("适合 LLM 推理与 SRE 工程师阅读。") == []  # reader roles
-    assert findings("适合推理引擎工程师、平台与 SRE、算子开发者阅读。") == [
-        "it names every example reader; choose the readers by the article's topic"
-    ]
+    assert findings("文中 3 处数字有出处。", facts=FACTS) == ["the number 3 is not in the article"]
+    counted = CardFacts("需修改", [], ["文中 3 处数字均可追溯到演讲原文"], [])
+    assert findings("文中 3 处数字有出处。", facts=counted) == []  # a count of the checks
     assert findings("缓存分页值得一读。", "summary") == [
         "the summary does not open with what the article says (文章讲……)"
     ]
