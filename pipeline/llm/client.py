@@ -48,6 +48,8 @@ class Endpoint:
     # 'json_object' + schema for servers that reject OpenAI's json_schema form.
     structured: Literal["json_schema", "json_object"] = "json_schema"
     slots: int = 1  # requests it serves at once: independent calls run this many in parallel
+    # Per-request timeout and the setting that gives it; None: OPENAI_TIMEOUT_S.
+    timeout: tuple[float, str] | None = None
 
 
 class LLM(Protocol):
@@ -118,6 +120,11 @@ class OpenAILLM:
     def slots(self) -> int:
         return self.endpoint.slots
 
+    @property
+    def timeout(self) -> tuple[float, str]:
+        """Seconds a request may take in total, and the setting that says so."""
+        return self.endpoint.timeout or (self.opts.timeout_s, "OPENAI_TIMEOUT_S")
+
     def with_sink(self, sink: CallSink, cache: CallCache | None = None) -> "OpenAILLM":
         """A copy that reports every call to `sink` (e.g. a talk's llm_calls.jsonl) and
         reuses the replies in `cache`."""
@@ -129,7 +136,7 @@ class OpenAILLM:
         return openai.OpenAI(
             base_url=self.endpoint.base_url,
             api_key=self.endpoint.api_key,
-            timeout=self.opts.timeout_s,
+            timeout=self.timeout[0],
             max_retries=0,  # the timeout is the whole wait; invalid replies retry below
             http_client=self.http_client,
         )
@@ -215,9 +222,10 @@ class OpenAILLM:
             with self.in_flight:
                 return self._client.chat.completions.create(**request)
         except openai.APITimeoutError as err:
+            seconds, setting = self.timeout
             self.down.append(
-                f"{self.endpoint.base_url} timed out after {self.opts.timeout_s:g} s "
-                "(OPENAI_TIMEOUT_S); not asked again in this run"
+                f"{self.endpoint.base_url} timed out after {seconds:g} s ({setting}); "
+                "not asked again in this run"
             )
             raise EndpointError(self.down[-1]) from err
         except openai.APIConnectionError as err:

@@ -78,3 +78,11 @@ class EmbeddedLLMOptions(BaseSettings):
     )
     n_threads: int = Field(0, ge=0, description="0 uses every core.")
     startup_timeout_s: float = Field(180.0, gt=0)
+    request_timeout_s: float = Field(
+        900.0,
+        gt=0,
+        description="Per-request timeout against the embedded server (OPENAI_TIMEOUT_S is "
+        "for a configured endpoint): a reply of the longest length a stage asks for (900 "
+        "tokens), generated while every other slot is busy, took 6 minutes on 2 cores; a "
+        "server that dies shows at once, not by this timeout.",
+    )

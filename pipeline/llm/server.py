@@ -118,7 +118,11 @@ class EmbeddedServer:
     def endpoint(self) -> Endpoint:
         base_url = f"http://127.0.0.1:{self.port}/v1"
         return Endpoint(
-            base_url=base_url, api_key="embedded", model=self.alias, slots=slots(self.opts)
+            base_url=base_url,
+            api_key="embedded",
+            model=self.alias,
+            slots=slots(self.opts),
+            timeout=(self.opts.request_timeout_s, "TALK2ARTICLE_LLAMA_REQUEST_TIMEOUT_S"),
         )
 
     def start(self) -> None:

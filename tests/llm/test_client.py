@@ -84,6 +84,29 @@ def test_a_timeout_is_one_request_and_the_endpoint_is_not_asked_again():
     assert len(asked) == 1
 
 
+def test_the_embedded_server_has_a_timeout_of_its_own():
+    """Long enough for the longest reply with every slot busy on 2 cores; the message names
+    the setting that gave it."""
+    from pipeline.llm.options import EmbeddedLLMOptions
+    from pipeline.llm.server import EmbeddedServer
+
+    assert EmbeddedLLMOptions().request_timeout_s > LLMOptions().timeout_s
+
+    def slow(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("slow", request=request)
+
+    embedded = Endpoint("http://llm.test/v1", "embedded", "m", timeout=(7, "TALK2ARTICLE_X"))
+    transport = httpx.Client(transport=httpx.MockTransport(slow))
+    llm = OpenAILLM(embedded, LLMOptions(timeout_s=5), http_client=transport)
+    assert llm.timeout == (7, "TALK2ARTICLE_X")
+    with pytest.raises(EndpointError, match=r"timed out after 7 s \(TALK2ARTICLE_X\)"):
+        llm.complete(PROMPT, Answer)
+    from pipeline.settings import Settings
+
+    server = EmbeddedServer(Settings())  # not started: its endpoint is known before
+    assert server.endpoint.timeout == (900.0, "TALK2ARTICLE_LLAMA_REQUEST_TIMEOUT_S")
+
+
 def test_an_endpoint_echoing_the_key_never_gets_it_stored():
     def echo(request: httpx.Request) -> httpx.Response:
         return httpx.Response(401, json={"error": {"message": f"bad key {SECRET}"}})
