@@ -41,10 +41,10 @@ def test_an_invented_or_rounded_number_is_found():
 
 
 def test_a_year_said_short_in_chinese_is_the_same_year_written_out():
-    assert invented_numbers("PD separation was proposed in 2024.", "PD分离也是24年刚提出") == []
-    assert invented_numbers("It was proposed in 2025.", "PD分离也是24年刚提出") == ["2025"]
-    assert missing_numbers({"24"}, "It was proposed in 2024.") == []
-    assert missing_numbers({"2024"}, "也是24年刚提出") == []
+    assert invented_numbers("Paged KV caches spread in 2024.", "分页的KV缓存到24年才普及") == []
+    assert invented_numbers("They spread in 2025.", "分页的KV缓存到24年才普及") == ["2025"]
+    assert missing_numbers({"24"}, "They spread in 2024.") == []
+    assert missing_numbers({"2024"}, "到24年才普及") == []
     assert missing_numbers({"24"}, "24 GB of memory") == []
     assert missing_numbers({"24"}, "in 2023") == ["24"]
 

@@ -39,7 +39,7 @@ GREETING = re.compile(
 FILLER_ONLY = re.compile(r"^[嗯啊呃哦唉欸诶额哎呀\s，,、。…！？!?]*$")
 # Talk about the recording or the channel, not the subject: retakes ("NG", "重录"), the
 # video's making ("录个课"), its quality ("这期视频有点水"), and calls to like or
-# comment. Narrow on purpose: "录制 trace", "关注延迟", "发布订阅", "这一节视频里我们讲…"
+# comment. Narrow on purpose: "录制 trace", "关注延迟", "发布订阅", "本期视频我们讲…"
 # are content.
 RECORDING_TALK = re.compile(
     r"(?<![A-Za-z])NG(?![A-Za-z])|重录|录了.{0,3}[遍次]|录(?:个|这个|这节|这期)?(?:课|视频)"

@@ -34,7 +34,7 @@ def test_talk_about_the_recording_is_not_content():
         "我们录制一个 trace 看看调度",
         "我们要关注一下尾延迟",
         "它用的是发布订阅模式",
-        "这一节视频里我们讲 KV cache",
+        "本期视频我们讲 KV cache",
         "PagedAttention 用 block table 管理显存",
         "这个 kernel 的 ping-pong 调度",
     ):

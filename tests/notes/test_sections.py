@@ -48,7 +48,7 @@ def test_without_a_deck_signposts_and_the_token_bound_cut_sections():
 
 
 def test_chinese_signposts_open_sections():
-    text = "我们先看一下大模型推理的整体流程，以及它和训练有什么不同的地方。" * 2
+    text = "我们先看一下推理服务的整体流程，以及它和训练有什么不同的地方。" * 2
     units = [speech(0, text), speech(1, text), speech(2, "接下来我们看第二个内容。" + text)]
     sections = split_sections(Evidence(language="zh", units=units), OPTS)
     assert [s.unit_ids for s in sections] == [["t-00", "t-01"], ["t-02"]]
