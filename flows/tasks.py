@@ -232,8 +232,9 @@ def review(
 ) -> Review:
     """The checks and the verdict in code; the card's prose by the model, checked."""
     card_prompt = load_prompt("review_card", settings.prompts_dir)
+    drafting = draft_prompts(settings)
     prompts = [load_prompt(name, settings.prompts_dir) for name in ("notes", "outline")]
-    prompts += draft_prompts(settings).all()
+    prompts += drafting.all()
     language = writing_language(evidence.language)
     key = {
         "draft": draft,
@@ -247,7 +248,7 @@ def review(
     def make() -> Review:
         writer = Writer(
             llm_for(llm, run),
-            draft_prompts(settings),
+            drafting,
             evidence,
             vocabulary,
             language,

@@ -25,7 +25,7 @@ from pipeline.grounding import (
     wrong_language_sentences,
 )
 from pipeline.prompts import Prompt
-from pipeline.review.card import review_card, risks_of, strengths_of, verdict_of
+from pipeline.review.card import draft_verdict, review_card, risks_of, strengths_of
 from pipeline.review.written import CardFacts, written_card
 from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Review
 from pipeline.text import numbers, shorten
@@ -248,8 +248,7 @@ def review(
 
 
 def card_facts(draft: Draft, checks: list[Check]) -> CardFacts:
-    paragraphs = sum(len(s.paragraphs) for s in draft.zh.sections)
-    verdict, reasons = verdict_of(checks, draft.revisions, paragraphs)
+    verdict, reasons = draft_verdict(draft, checks)
     return CardFacts(
         verdict=verdict,
         reasons=[r.said("zh") for r in reasons],

@@ -265,10 +265,16 @@ def fallback_line(fallbacks: list[str], lang: str) -> str | None:
     )
 
 
-def verdict_line(verdict: str, reasons: list[Reason], fallbacks: list[str], lang: str) -> str:
-    """The verdict and the rules that decided it, and where fallbacks stand in."""
+def draft_verdict(draft: Draft, checks: list[Check]) -> tuple[str, list[Reason]]:
+    """verdict_of for this draft: its checks, revisions and paragraph count."""
+    paragraphs = sum(len(s.paragraphs) for s in draft.zh.sections)
+    return verdict_of(checks, draft.revisions, paragraphs)
+
+
+def verdict_line(verdict: str, said: list[str], fallbacks: list[str], lang: str) -> str:
+    """The verdict and the rules that decided it (`said` in `lang`), and where fallbacks
+    stand in."""
     zh = lang == "zh"
-    said = [r.said(lang) for r in reasons]
     line = f"{verdict}：{'；'.join(said)}。" if zh else f"{LABELS[verdict]}: {'; '.join(said)}."
     if more := fallback_line(fallbacks, lang):
         line += more if zh else f" {more}"
@@ -300,20 +306,20 @@ def review_card(
     """`fallbacks`: the draft's and those of the stages before it (notes). `written`: per
     language, the summary and the assessment after the verdict the model wrote and the
     checks passed (pipeline.review.written); else both are built in code."""
-    paragraphs = sum(len(s.paragraphs) for s in draft.zh.sections)
-    verdict, reasons = verdict_of(checks, draft.revisions, paragraphs)
+    verdict, reasons = draft_verdict(draft, checks)
     texts = {}
     for lang in ("zh", "en"):
         summary, tail = (written or {}).get(lang) or (
             summary_of(draft.text(lang)),
             assessment_of(draft, checks, lang),
         )
-        line = verdict_line(verdict, reasons, fallbacks, lang)
+        said = [r.said(lang) for r in reasons]
+        line = verdict_line(verdict, said, fallbacks, lang)
         texts[lang] = CardText(
             verdict=verdict if lang == "zh" else LABELS[verdict],
             summary=summary,
             assessment=line + ("" if lang == "zh" else " ") + tail,
-            reasons=[r.said(lang) for r in reasons],
+            reasons=said,
         )
     zh = texts["zh"]
     return ReviewCard(
