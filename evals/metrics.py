@@ -13,7 +13,7 @@ from pathlib import Path
 import jiwer
 from autocorrect_py import lint_for
 
-from pipeline.draft import MIN_CHAPTER_SENTENCES, sentence_count
+from pipeline.draft import MIN_CHAPTER_SENTENCES, DraftPrompts, sentence_count
 from pipeline.grounding import (
     MIN_SUPPORT,
     cited_text,
@@ -37,7 +37,7 @@ from pipeline.review import check_fidelity, check_terminology
 from pipeline.schema import Draft, DraftText, Evidence, Notes, RunRecord, Timeline, Transcript
 from pipeline.text import TECHNICAL, numbers
 
-PROMPTS = ("notes", "outline", "write_paragraph", "translate_zh", "translate_en")
+PROMPTS = ("notes", "outline", *DraftPrompts.NAMES)
 LOW_CONFIDENCE = -1.0  # avg_logprob below this: Whisper was unsure of the segment
 PART_N = re.compile(r"Part \d+|第\s*\d+\s*部分")
 NORMALISE = jiwer.Compose(

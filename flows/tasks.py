@@ -183,8 +183,7 @@ def outline(
 
 
 def draft_prompts(settings: Settings) -> DraftPrompts:
-    names = ("write_paragraph", "translate_zh", "translate_en")
-    return DraftPrompts(*(load_prompt(name, settings.prompts_dir) for name in names))
+    return DraftPrompts.load(settings.prompts_dir)
 
 
 def draft(

@@ -97,10 +97,11 @@ def test_every_citation_resolves_to_a_time_or_a_slide(batch):
     assert checks["sentences_supported"] and checks["no_duplicate_paragraphs"]
     assert (folder / "transcript.srt").read_text().startswith("1\n")
     calls = [json.loads(line) for line in (folder / "llm_calls.jsonl").read_text().splitlines()]
-    # the card is written in Chinese and translated into English, unless it fell back
+    # the card is written in Chinese and translated into English, unless it fell back;
+    # notes that copy the narration are restated first
     asked = {c["prompt_id"] for c in calls}
     article_prompts = {"notes", "outline", "write_paragraph", "translate_zh", "review_card"}
-    assert article_prompts <= asked <= article_prompts | {"translate_en"}
+    assert article_prompts <= asked <= article_prompts | {"translate_en", "restate_en"}
     assert ("translate_en" in asked) == review["card"]["written"] or "card" in str(
         review["fallbacks"]
     )

@@ -2,7 +2,16 @@ import pytest
 
 from pipeline.prompts import PromptError, load_prompt
 
-SHIPPED = ["notes", "outline", "write_paragraph", "translate_zh", "translate_en", "review_card"]
+SHIPPED = [
+    "notes",
+    "outline",
+    "write_paragraph",
+    "translate_zh",
+    "translate_en",
+    "restate_zh",
+    "restate_en",
+    "review_card",
+]
 
 
 def test_every_shipped_prompt_is_tested():

@@ -1,6 +1,10 @@
 """The draft stage (draft.json): each paragraph written from its section's claims in the
 talk's language, verified in code, revised once, and translated into the other language.
 
+Notes that copy transcribed speech are first said again one at a time as written sentences
+(restated, checked like a paragraph's sentences; a note whose restatement fails stays as
+said). Every restatement is recorded with what was said.
+
 Verify and revise: a paragraph with a number its cited units do not have, a sentence they
 do not support, a line of the prompt, a sentence in the wrong language, a deck term
 misspelt, a number of its notes left out or a repeat of an earlier paragraph is redrafted
@@ -13,6 +17,7 @@ Every revision is recorded. A paragraph cites the units of its claims, not its c
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -33,13 +38,14 @@ from pipeline.grounding import (
     missing_numbers,
     prompt_lines,
     split_sentences,
+    support,
     unsupported_sentences,
     without_repeats,
     wrong_language_sentences,
 )
 from pipeline.llm.client import LLM, InvalidReply
 from pipeline.llm.parallel import ordered_map
-from pipeline.prompts import REVISE_NOTE, Prompt
+from pipeline.prompts import REVISE_NOTE, Prompt, load_prompt
 from pipeline.schema import (
     Claim,
     Draft,
@@ -49,6 +55,7 @@ from pipeline.schema import (
     Evidence,
     Notes,
     Outline,
+    Restatement,
     Revision,
 )
 from pipeline.text import LANGUAGE_NAMES, has_cjk, numbers
@@ -59,6 +66,13 @@ MIN_CHAPTER_SENTENCES = 3  # a chapter says at least this much, or joins its nei
 # A paragraph more of whose words sit in runs copied from its passages (8 words, 15 Chinese
 # characters) is asked once to say it in its own words: notes copy, an article should not.
 MAX_COPIED = 0.35
+# A note from speech more of whose words than this are the speech's is said again as
+# written text before paragraphs are written from it (restated, below).
+SPOKEN_COPY = 0.5
+MAX_RESTATED_SENTENCES = 2
+MAX_RESTATED_GROWTH = 1.2  # edited speech is shorter than spoken; a longer one adds
+RESTATED_MIN_SUPPORT = 0.7  # stricter than a paragraph's sentences: it says one thing again
+RESTATE_MAX_TOKENS = 300
 # What a revision did when the model's text did not pass: a fallback stands in for it.
 FALLBACK_ACTIONS = ("replaced by its claims", "dropped", "kept with findings")
 Kind = Literal["title", "summary", "paragraph"]
@@ -84,12 +98,23 @@ class DraftPrompts:
     write_paragraph: Prompt
     translate_zh: Prompt
     translate_en: Prompt
+    restate_zh: Prompt
+    restate_en: Prompt
+
+    NAMES = ("write_paragraph", "translate_zh", "translate_en", "restate_zh", "restate_en")
+
+    @classmethod
+    def load(cls, prompts_dir: Path | None = None) -> "DraftPrompts":
+        return cls(*(load_prompt(name, prompts_dir) for name in cls.NAMES))
 
     def all(self) -> list[Prompt]:
-        return [self.write_paragraph, self.translate_zh, self.translate_en]
+        return [getattr(self, name) for name in self.NAMES]
 
     def translate(self, target: str) -> Prompt:
         return self.translate_zh if target == "zh" else self.translate_en
+
+    def restate(self, language: str) -> Prompt:
+        return self.restate_zh if language == "zh" else self.restate_en
 
 
 def other(language: str) -> str:
@@ -254,6 +279,7 @@ class Writer:
         check: Callable[[str], list[str]],
         language: str,
         style: Callable[[str], list[str]] = lambda _: [],
+        max_tokens: int = MAX_TOKENS,
     ) -> tuple[str | None, list[str], bool]:
         """Two rounds: one reply, then (if it fails) `candidates` replies at once (the first
         as warm as the first round, the others other seeds and warmer), each told
@@ -267,7 +293,7 @@ class Writer:
         for variants in ([0], list(range(self.candidates))):
             prompt = render(revise)
             replies = ordered_map(
-                lambda v, prompt=prompt: self.reply(prompt, check, language, v),
+                lambda v, prompt=prompt: self.reply(prompt, check, language, v, max_tokens),
                 variants,
                 len(variants),
             )
@@ -287,18 +313,78 @@ class Writer:
         return text, findings, False
 
     def reply(
-        self, prompt, check: Callable[[str], list[str]], language: str, variant: int
+        self,
+        prompt,
+        check: Callable[[str], list[str]],
+        language: str,
+        variant: int,
+        max_tokens: int = MAX_TOKENS,
     ) -> tuple[str | None, list[str]]:
         """One reply and its findings. Chinese text gets the house's form of each term
         before it is checked (令牌 -> token): the one thing a small model keeps getting
         wrong however it is told."""
         try:
-            text = self.llm.complete(prompt, TextReply, MAX_TOKENS, variant=variant).text
+            text = self.llm.complete(prompt, TextReply, max_tokens, variant=variant).text
         except InvalidReply as err:  # an outage (EndpointError) fails the stage
             return None, [f"no valid reply: {err}"]
         if language == "zh":
             text = terminology.with_house_forms(text)[0]
         return text, check(text)
+
+    def restated(self, claim: Claim) -> tuple[Claim, Restatement | None]:
+        """A note that copies transcribed speech, said again as one written sentence, if
+        the model's sentence passes every check a paragraph's sentence must: a small model
+        writing a paragraph from several spoken notes keeps their fillers and their words;
+        one sentence at a time it edits them. Otherwise the note stays as it was said."""
+        if not self.is_spoken_copy(claim):
+            return claim, None
+        lang, source = self.source_language, self.cited_text([claim])
+        terms = kept_terms(claim.terms)
+
+        def render(revise: str):
+            return self.prompts.restate(lang).render(
+                text=claim.statement, terms=", ".join(terms) or "-", revise=revise
+            )
+
+        def check(text: str) -> list[str]:
+            found = self.sentence_findings(text, source)
+            found += [
+                f"the number {n} is missing"
+                for n in missing_numbers(numbers(claim.statement), text)
+            ]
+            found += [
+                f"the name {t!r} is missing or misspelt" for t in terms if not keeps_name(text, t)
+            ]
+            if len(split_sentences(text)) > MAX_RESTATED_SENTENCES:
+                found.append("say it in one sentence")
+            if len(text) > len(claim.statement) * MAX_RESTATED_GROWTH + 10:
+                found.append("it is longer than what was said: add nothing")
+            if support(text, source) < RESTATED_MIN_SUPPORT:
+                found.append("it adds what was not said: say only what the sentence says")
+            return found
+
+        def style(text: str) -> list[str]:
+            share = copied_share(text, source, lang)
+            return (
+                [f"{share:.0%} is the speech word for word: write it"]
+                if share > SPOKEN_COPY
+                else []
+            )
+
+        text, findings, passed = self.attempt(render, check, lang, style, RESTATE_MAX_TOKENS)
+        said = claim.statement
+        if not passed or text is None:
+            return claim, Restatement(said=said, units=claim.units, findings=findings)
+        restated = claim.model_copy(update={"statement": text, "numbers": sorted(numbers(text))})
+        return restated, Restatement(said=said, written=text, units=claim.units, findings=findings)
+
+    def is_spoken_copy(self, claim: Claim) -> bool:
+        """Whether the note rests on speech alone and is mostly its words."""
+        units = [self.units.get(u) for u in claim.units]
+        if not units or any(u is None or u.kind != "transcript" for u in units):
+            return False
+        share = copied_share(claim.statement, self.cited_text([claim]), self.source_language)
+        return share > SPOKEN_COPY
 
     def paragraph(
         self, claims: list[Claim], chapter: str, where: str, earlier: list[str]
@@ -454,6 +540,18 @@ def chunks(claims: list[Claim], size: int) -> list[list[Claim]]:
     return [claims[i : i + per] for i in range(0, len(claims), per)]
 
 
+def restate_notes(notes: Notes, writer: Writer) -> tuple[Notes, list[Restatement]]:
+    """Every note copied from speech said again as written text, all at once."""
+    claims = [c for section in notes.sections for c in section.claims]
+    done = iter(writer.run_each(lambda w, claim: w.restated(claim), claims))
+    sections, restatements = [], []
+    for section in notes.sections:
+        restated = [next(done) for _ in section.claims]
+        restatements += [r for _, r in restated if r is not None]
+        sections.append(section.model_copy(update={"claims": [c for c, _ in restated]}))
+    return notes.model_copy(update={"sections": sections}), restatements
+
+
 def write_source(outline: Outline, notes: Notes, writer: Writer) -> DraftText:
     """Every paragraph written at once; then, in order, a paragraph that repeats an earlier
     one is written again knowing the earlier ones (rare, so the wait is short)."""
@@ -552,6 +650,7 @@ def write_drafts(
     language is written first, the other translated paragraph by paragraph. A text whose
     first reply fails its checks is asked for again as `candidates` replies at once."""
     writer = Writer(llm, prompts, evidence, terms, outline.language, candidates)
+    notes, restatements = restate_notes(notes, writer)
     first = write_source(outline, notes, writer)
     second = translate_text(first, writer)
     texts = {first.lang: first, second.lang: second}
@@ -560,5 +659,6 @@ def write_drafts(
         zh=texts["zh"],
         tags=outline.tags,
         revisions=writer.revisions,
+        restatements=restatements,
         fallbacks=fallbacks(writer.revisions),
     )

@@ -9,6 +9,7 @@ from pipeline.schema.article import (
     DraftSection,
     DraftText,
     Outline,
+    Restatement,
     Revision,
     Role,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "GlossaryEntry",
     "Outline",
     "Notes",
+    "Restatement",
     "Revision",
     "Section",
     "Provenance",

@@ -63,6 +63,16 @@ class Revision(Contract):
     ]
 
 
+class Restatement(Contract):
+    """A note copied from transcribed speech, said again as written text before any
+    paragraph is written from it: what was said, what was written, and why not if not."""
+
+    said: str
+    written: str | None = Field(None, description="None: the note stays as it was said")
+    units: list[str]
+    findings: list[str] = Field(default_factory=list)
+
+
 class Draft(StageOutput):
     """Both languages, with the same chapters, paragraphs and citations."""
 
@@ -70,6 +80,7 @@ class Draft(StageOutput):
     zh: DraftText
     tags: list[str] = Field(default_factory=list)
     revisions: list[Revision] = Field(default_factory=list)
+    restatements: list[Restatement] = Field(default_factory=list)
 
     def texts(self) -> tuple[DraftText, DraftText]:
         return self.zh, self.en

@@ -1,7 +1,6 @@
 import json
 
 from pipeline.draft import DraftPrompts, without_stubs, write_drafts
-from pipeline.prompts import load_prompt
 from pipeline.schema import (
     Chapter,
     Claim,
@@ -33,14 +32,16 @@ EVIDENCE = Evidence(
         EvidenceUnit(id="s-02", kind="slide", text="Blocks of 16 tokens", slide=2),
     ]
 )
+# The claims say the passages in words of their own: a claim copying speech is restated
+# first (test_restate.py).
 WASTE = Claim(
-    statement="Reserving the maximum length wastes 60 to 80 percent of KV cache memory.",
+    statement="60 to 80 percent of the KV cache memory is wasted by reserving the maximum length.",
     units=["t-00:00:00"],
     numbers=["60 to 80 percent"],
     terms=["KV cache"],
 )
 BLOCKS = Claim(
-    statement="PagedAttention keeps the KV cache in blocks of 16 tokens.",
+    statement="The KV cache is kept by PagedAttention in blocks of 16 tokens.",
     units=["t-00:00:06"],
     numbers=["16 tokens"],
     terms=["PagedAttention", "KV cache"],
@@ -93,14 +94,14 @@ def draft_with(
     language="en",
     evidence=EVIDENCE,
     claims=(WASTE, BLOCKS),
+    restatements=(),
 ):
-    prompts = DraftPrompts(
-        *(load_prompt(n) for n in ("write_paragraph", "translate_zh", "translate_en"))
-    )
+    prompts = DraftPrompts.load()
     translate = "translate_zh" if language == "en" else "translate_en"
     replies = PromptReplies(
         write_paragraph=[text(p) for p in paragraphs],
         **{translate: [text(t) for t in translations]},
+        **{f"restate_{language}": [text(r) for r in restatements]},
     )
     llm, endpoint = scripted_llm(replies)
     sections = [list(claims)] + [[claims[-1]]] * (count - 1)
@@ -211,12 +212,18 @@ def test_a_chinese_talk_is_written_in_chinese_and_translated_into_english():
     draft, _, replies = chinese_talk([GOOD, *HEADINGS])
     assert draft.zh.sections[0].paragraphs[0].text == ZH
     assert draft.en.sections[0].paragraphs[0].text == GOOD
-    assert replies.asked[:2] == ["write_paragraph", "translate_en"]
+    assert replies.asked[:3] == ["restate_zh", "write_paragraph", "translate_en"]
+    [restatement] = draft.restatements
+    assert (restatement.said, restatement.written) == (ZH_SPOKEN, ZH_WRITTEN)
 
 
 ZH_SPOKEN = (
     "那我们为每个请求都预留最大长度的话，会浪费掉 60 到 80% 的 KV cache 内存。"
     "然后 PagedAttention 是把 KV cache 存到 16 个 token 的块里面。"
+)
+ZH_WRITTEN = (
+    "为每个请求预留最大长度，会浪费 60 到 80% 的 KV cache 内存，"
+    "PagedAttention 则把 KV cache 存入 16 个 token 的块中。"
 )
 
 
@@ -224,7 +231,14 @@ def chinese_talk(translations: list[str]):
     unit = EvidenceUnit(id="t-00:00:00", kind="transcript", text=ZH_SPOKEN, start=0.0)
     claim = Claim(statement=ZH_SPOKEN, units=["t-00:00:00"], terms=["KV cache"])
     evidence = Evidence(language="zh", units=[unit])
-    return draft_with([ZH], translations, language="zh", evidence=evidence, claims=(claim,))
+    return draft_with(
+        [ZH],
+        translations,
+        language="zh",
+        evidence=evidence,
+        claims=(claim,),
+        restatements=[ZH_WRITTEN],
+    )
 
 
 HEADINGS = ["Paging", "Paging the KV cache", "Waste."]
@@ -273,9 +287,7 @@ def test_copying_fails_nothing_a_copy_stands_if_the_rewrite_invents():
 
 
 def test_concurrent_calls_give_the_same_draft_in_the_same_order():
-    prompts = DraftPrompts(
-        *(load_prompt(n) for n in ("write_paragraph", "translate_zh", "translate_en"))
-    )
+    prompts = DraftPrompts.load()
     sections = [[WASTE, BLOCKS], [BLOCKS], [WASTE]]
 
     def drafted(slots: int):
@@ -386,9 +398,7 @@ def test_candidates_judged_by_the_checks_keep_the_one_that_passes():
             translate_zh=lambda body: text(ZH),
         )
         llm, endpoint = scripted_llm(replies, slots=2)
-        prompts = DraftPrompts(
-            *(load_prompt(n) for n in ("write_paragraph", "translate_zh", "translate_en"))
-        )
+        prompts = DraftPrompts.load()
         draft = write_drafts(
             outline(1), notes([WASTE, BLOCKS]), EVIDENCE, TERMS, llm, prompts, candidates
         )
@@ -439,9 +449,7 @@ def test_a_one_sentence_translation_that_keeps_dropping_a_number_is_redone_by_cl
 def test_a_name_the_glossary_gives_a_chinese_form_may_be_written_in_it():
     from pipeline.draft import Writer
 
-    prompts = DraftPrompts(
-        *(load_prompt(n) for n in ("write_paragraph", "translate_zh", "translate_en"))
-    )
+    prompts = DraftPrompts.load()
     writer = Writer(None, prompts, EVIDENCE, ["GPU", "GPU memory", "PagedAttention"], "en")
     source = "Serving LLMs without wasting GPU memory with PagedAttention"
     assert writer.name_findings(source, "用 PagedAttention 不浪费显存地服务 LLM") == []

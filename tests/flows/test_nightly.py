@@ -53,10 +53,9 @@ def test_only_changed_talks_run_and_an_unchanged_night_does_nothing(tmp_path):
         assert len(record(outputs, "one")["stages"]) == len(record(outputs, "two")["stages"])
         asked_two = len(endpoint.requests) - asked
 
-        seconds, stdout = nightly_cli(url, inputs, outputs)  # nothing changed
+        _, stdout = nightly_cli(url, inputs, outputs)  # nothing changed
         assert "nothing changed: 2 talks are current" in stdout
         assert len(endpoint.requests) == asked + asked_two  # no LLM call
-        assert seconds < 10
 
         decided = subprocess.run(  # a reviewer's decision: the site again, no talk
             [sys.executable, "-m", "flows.cli", "review", "approve", str(inputs / "one")]

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from flows.talk import run_talk
+from pipeline.draft import DraftPrompts
 from pipeline.llm.options import LLMOptions
 from pipeline.prompts import load_prompt
 from pipeline.settings import Settings
@@ -22,7 +23,7 @@ Reserving memory for the longest answer wastes most of it.
 00:00:05,500 --> 00:00:10,500
 Blocks of sixteen tokens are handed out as a sequence grows.
 """
-DRAFTING = ("write_paragraph", "translate_zh", "translate_en")
+DRAFTING = DraftPrompts.NAMES
 
 
 class Session:

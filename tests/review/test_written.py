@@ -36,8 +36,7 @@ def reviewed(card_replies: list[str], translations: list[str]):
         translate_en=[reply(t) for t in translations],
     )
     llm, endpoint = scripted_llm(replies)
-    names = ("write_paragraph", "translate_zh", "translate_en")
-    writer = Writer(llm, DraftPrompts(*map(load_prompt, names)), EVIDENCE, [], "en")
+    writer = Writer(llm, DraftPrompts.load(), EVIDENCE, [], "en")
     card_writer = (writer, load_prompt("review_card"))
     result = review_draft(draft, EVIDENCE, "en", ["static batching"], PROMPTS, (), card_writer)
     return result, endpoint
