@@ -9,7 +9,7 @@ from pipeline.article.typeset import typeset_plain, typeset_text
 from pipeline.review.card import LABELS, PLACE, UNRESOLVED, place_of
 from pipeline.schema import EvidenceUnit
 from pipeline.site.talks import PublishedTalk
-from pipeline.text import clock
+from pipeline.text import clock, has_cjk
 
 PROMISE = {
     "zh": "把每一场技术演讲变成可检索的系统知识：从视频和幻灯片出发，沿模型架构、显存管理、"
@@ -25,6 +25,11 @@ HEADINGS = {
            "date": "Date", "video": "Video", "deck": "Slides", "proof": "zh/en proofreading",
            "none": "No articles yet."},
 }  # fmt: skip
+RESTATED = {
+    "heading": "口语改写",
+    "intro": "以下笔记取自讲话转写，写作前先逐句改写成书面语：先是原话，箭头后是改写。",
+    "kept": "未改写：模型的改写未通过检查，保留原话",
+}
 ABOUT = {
     "zh": """# 关于本站
 
@@ -266,4 +271,17 @@ def proof_page(talk: PublishedTalk) -> str:
             refs = [clock(talk.units[c].start or 0.0) for c in z.citations if c in talk.units]
             lines += [f'<a id="p-{s}-{n + 1}"></a>**¶{n + 1}** {" ".join(refs)}', ""]
             lines += [f"> {typeset_text(z.text, 'zh')}", ">", f"> {typeset_text(e.text, 'en')}", ""]
-    return "\n".join(lines)
+    return "\n".join(lines + restatement_lines(talk))
+
+
+def restatement_lines(talk: PublishedTalk) -> list[str]:
+    """What was said and how the notes wrote it, for a reviewer to check the editing."""
+    if not talk.draft.restatements:
+        return []
+    lines = [f"## {RESTATED['heading']} {{ #restated }}", "", RESTATED["intro"], ""]
+    for r in talk.draft.restatements:
+        lang = "zh" if has_cjk(r.said) else "en"
+        refs = " ".join(clock(talk.units[u].start or 0.0) for u in r.units if u in talk.units)
+        written = typeset_text(r.written, lang) if r.written else RESTATED["kept"]
+        lines += [f"- {refs} {typeset_text(r.said, lang)}", f"    → {written}"]
+    return [*lines, ""]

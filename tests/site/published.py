@@ -16,6 +16,7 @@ from pipeline.schema import (
     DraftText,
     Evidence,
     EvidenceUnit,
+    Restatement,
     RunRecord,
     Slide,
     Talk,
@@ -24,6 +25,14 @@ from pipeline.schema import (
 from pipeline.store import TalkStore
 
 VIDEO = "https://www.youtube.com/watch?v=abc"
+RESTATEMENTS = [
+    Restatement(
+        said="So um reserving the max length wastes like 60 to 80 percent.",
+        written="Reserving the maximum length wastes 60 to 80 percent.",
+        units=["t-00:01:05"],
+    ),
+    Restatement(said="And uh that is it.", units=["t-00:01:05"], findings=["number 9 …"]),
+]
 UNITS = [
     EvidenceUnit(
         id="t-00:01:05",
@@ -86,6 +95,7 @@ def publish(
         en=text("en", EN, "Paging the KV cache", "Blocks on demand", "Why paging wins."),
         zh=text("zh", zh, title_zh, "按需分块", "从显存浪费出发，拆解分页。"),
         tags=["KV CACHE", "MEMORY"],
+        restatements=RESTATEMENTS,
     )
     evidence = Evidence(units=UNITS)
     slides = [Slide(index=2, title="PagedAttention", thumbnail="slides/slide-002.jpg")]
