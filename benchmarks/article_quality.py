@@ -62,6 +62,8 @@ def measure(out: Path, truth) -> dict:
     result["llm_s_per_talk_minute"] = round(figures["llm_seconds"] / minutes, 1)
     draft = json.loads((out / "draft.json").read_text())
     result["revisions"] = len(draft.get("revisions", []))
+    restated = draft.get("restatements", [])
+    result["notes_restated"] = f"{sum(bool(r['written']) for r in restated)}/{len(restated)}"
     result["verdict"] = json.loads((out / "review.json").read_text())["card"]["verdict"]
     return result
 
