@@ -359,19 +359,17 @@ class Writer:
                 found.append("say it in one sentence")
             if len(text) > len(claim.statement) * MAX_RESTATED_GROWTH + 10:
                 found.append("it is longer than what was said: add nothing")
+            found += [
+                f"write {word!r} as the speech writes it: {said!r}"
+                for word, said in recased_words(text, claim.statement)
+            ]
             if support(text, source) < RESTATED_MIN_SUPPORT:
                 found.append("it adds what was not said: say only what the sentence says")
             return found
 
-        def style(text: str) -> list[str]:
-            share = copied_share(text, source, lang)
-            return (
-                [f"{share:.0%} is the speech word for word: write it"]
-                if share > SPOKEN_COPY
-                else []
-            )
-
-        text, findings, passed = self.attempt(render, check, lang, style, RESTATE_MAX_TOKENS)
+        # No second round for copying alone: a small model asked again mostly says it again
+        # word for word (on a Chinese lecture it doubled the calls for little).
+        text, findings, passed = self.attempt(render, check, lang, max_tokens=RESTATE_MAX_TOKENS)
         said = claim.statement
         if not passed or text is None:
             return claim, Restatement(said=said, units=claim.units, findings=findings)
@@ -505,6 +503,22 @@ class Writer:
         whole = comma.join([*inner, parts[-1]])
         whole = whole if whole.endswith(("。", ".", "！", "？", "!", "?")) else whole + stop
         return None if self.translation_findings(source, whole, target) else whole
+
+
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]")
+
+
+def recased_words(text: str, said: str) -> list[tuple[str, str]]:
+    """Words of `text` that `said` spells with other capitals ("VLLM" for "vLLM"): a name
+    keeps its spelling even where no deck lists it; only a capital that starts a sentence
+    may be added."""
+    spelled = {w.lower(): w for w in LATIN_WORD.findall(said)}
+    exact = set(spelled.values())
+    return [
+        (w, spelled[w.lower()])
+        for w in dict.fromkeys(LATIN_WORD.findall(text))
+        if w not in exact and w.lower() in spelled and w != spelled[w.lower()].capitalize()
+    ]
 
 
 CLAUSE_BREAK = re.compile(r"(?<=[,;，；])\s*")

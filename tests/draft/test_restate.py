@@ -3,7 +3,7 @@ written from them; a restatement that fails a check leaves the note as it was sa
 
 import json
 
-from pipeline.draft import DraftPrompts, Writer
+from pipeline.draft import DraftPrompts, Writer, recased_words
 from pipeline.schema import Claim, Evidence, EvidenceUnit
 from tests.llm_double import PromptReplies, scripted_llm
 
@@ -72,3 +72,18 @@ def test_notes_from_slides_or_in_their_own_words_are_not_restated():
     for claim in (shown, own):
         kept, restatement, answers, _ = restated(claim)
         assert (kept, restatement, answers.asked) == (claim, None, [])
+
+
+def test_a_restatement_keeps_the_speechs_spelling_of_a_name_no_deck_lists():
+    said = "So we we run vLLM with blocks of 16 tokens, handed out on demand."
+    evidence_unit = EvidenceUnit(id="t-00:00:06", kind="transcript", text=said, start=6.0)
+    claim = Claim(statement=said, units=["t-00:00:06"], numbers=["16"])
+    answers = PromptReplies(
+        restate_en=[json.dumps({"text": t}) for t in ("VLLM runs with blocks of 16 tokens.",) * 2]
+    )
+    llm, _ = scripted_llm(answers)
+    writer = Writer(llm, DraftPrompts.load(), Evidence(units=[evidence_unit]), [], "en")
+    kept, restatement = writer.restated(claim)
+    assert kept == claim and any("'VLLM'" in f and "'vLLM'" in f for f in restatement.findings)
+    assert recased_words("So we run vLLM.", said) == []  # a sentence may start with a capital
+    assert recased_words("We run vllm.", said) == [("vllm", "vLLM")]
