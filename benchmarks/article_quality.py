@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from evals.golden import CASES, cases, run_case, talk_folder, truth_of  # noqa: E402
 from evals.metrics import talk_metrics  # noqa: E402
+from pipeline.grounding import copy_tokens  # noqa: E402
 
 # The figures this benchmark reports, by their names in evals.metrics.
 FIGURES = {
@@ -62,8 +63,14 @@ def measure(out: Path, truth) -> dict:
     result["llm_s_per_talk_minute"] = round(figures["llm_seconds"] / minutes, 1)
     draft = json.loads((out / "draft.json").read_text())
     result["revisions"] = len(draft.get("revisions", []))
+    # spoken notes said again in other words (punctuation alone does not count) / asked
     restated = draft.get("restatements", [])
-    result["notes_restated"] = f"{sum(bool(r['written']) for r in restated)}/{len(restated)}"
+    lang = json.loads((out / "notes.json").read_text())["language"]
+    reworded = sum(
+        bool(r["written"]) and copy_tokens(r["written"], lang) != copy_tokens(r["said"], lang)
+        for r in restated
+    )
+    result["notes_restated"] = f"{reworded}/{len(restated)}"
     result["verdict"] = json.loads((out / "review.json").read_text())["card"]["verdict"]
     return result
 
