@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field, field_validator
 from pipeline import fidelity, terminology
 from pipeline.evidence import term_pattern
 from pipeline.grounding import (
+    WORD,
     cited_text,
     copied_share,
     duplicate_of,
@@ -347,14 +348,8 @@ class Writer:
             )
 
         def check(text: str) -> list[str]:
-            found = self.sentence_findings(text, source)
-            found += [
-                f"the number {n} is missing"
-                for n in missing_numbers(numbers(claim.statement), text)
-            ]
-            found += [
-                f"the name {t!r} is missing or misspelt" for t in terms if not keeps_name(text, t)
-            ]
+            # a paragraph's checks on a paragraph of this one claim: its numbers and names
+            found = self.paragraph_findings(text, [claim], [])
             if len(split_sentences(text)) > MAX_RESTATED_SENTENCES:
                 found.append("say it in one sentence")
             if len(text) > len(claim.statement) * MAX_RESTATED_GROWTH + 10:
@@ -371,7 +366,7 @@ class Writer:
         # word for word (on a Chinese lecture it doubled the calls for little).
         text, findings, passed = self.attempt(render, check, lang, max_tokens=RESTATE_MAX_TOKENS)
         said = claim.statement
-        if not passed or text is None:
+        if not passed:
             return claim, Restatement(said=said, units=claim.units, findings=findings)
         restated = claim.model_copy(update={"statement": text, "numbers": sorted(numbers(text))})
         return restated, Restatement(said=said, written=text, units=claim.units, findings=findings)
@@ -505,18 +500,15 @@ class Writer:
         return None if self.translation_findings(source, whole, target) else whole
 
 
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]")
-
-
 def recased_words(text: str, said: str) -> list[tuple[str, str]]:
     """Words of `text` that `said` spells with other capitals ("VLLM" for "vLLM"): a name
     keeps its spelling even where no deck lists it; only a capital that starts a sentence
     may be added."""
-    spelled = {w.lower(): w for w in LATIN_WORD.findall(said)}
+    spelled = {w.lower(): w for w in WORD.findall(said)}
     exact = set(spelled.values())
     return [
         (w, spelled[w.lower()])
-        for w in dict.fromkeys(LATIN_WORD.findall(text))
+        for w in dict.fromkeys(WORD.findall(text))
         if w not in exact and w.lower() in spelled and w != spelled[w.lower()].capitalize()
     ]
 

@@ -268,10 +268,15 @@ def proof_page(talk: PublishedTalk) -> str:
         lines += [f"## {typeset_text(zh_section.title, 'zh')} {{ #c-{s} }}", ""]
         lines += [f"*{typeset_text(en_section.title, 'en')}*", ""]
         for n, (z, e) in enumerate(zip(zh_section.paragraphs, en_section.paragraphs, strict=False)):
-            refs = [clock(talk.units[c].start or 0.0) for c in z.citations if c in talk.units]
-            lines += [f'<a id="p-{s}-{n + 1}"></a>**¶{n + 1}** {" ".join(refs)}', ""]
+            refs = times_of(z.citations, talk)
+            lines += [f'<a id="p-{s}-{n + 1}"></a>**¶{n + 1}** {refs}', ""]
             lines += [f"> {typeset_text(z.text, 'zh')}", ">", f"> {typeset_text(e.text, 'en')}", ""]
     return "\n".join(lines + restatement_lines(talk))
+
+
+def times_of(ids: list[str], talk: PublishedTalk) -> str:
+    """When the cited units were said or shown, for a reviewer to find them."""
+    return " ".join(clock(talk.units[i].start or 0.0) for i in ids if i in talk.units)
 
 
 def restatement_lines(talk: PublishedTalk) -> list[str]:
@@ -281,7 +286,7 @@ def restatement_lines(talk: PublishedTalk) -> list[str]:
     lines = [f"## {RESTATED['heading']} {{ #restated }}", "", RESTATED["intro"], ""]
     for r in talk.draft.restatements:
         lang = "zh" if has_cjk(r.said) else "en"
-        refs = " ".join(clock(talk.units[u].start or 0.0) for u in r.units if u in talk.units)
+        refs = times_of(r.units, talk)
         written = typeset_text(r.written, lang) if r.written else RESTATED["kept"]
         lines += [f"- {refs} {typeset_text(r.said, lang)}", f"    → {written}"]
     return [*lines, ""]
