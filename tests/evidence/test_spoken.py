@@ -52,12 +52,12 @@ def test_a_chinese_lecture_becomes_punctuated_speech_without_credits():
     cues = [
         (0.0, 1.8, "讲解/录制:王小明，剪辑/字幕:李华"),
         (2.0, 4.0, "嗯 大家好我们来看推理框架"),
-        (4.0, 6.0, "先看一下总体"),
+        (4.0, 6.0, "先看整体的架构"),
         (6.0, 6.5, "哎这段又NG了"),
         (7.5, 9.0, "再看 KV cache 怎么管理"),
     ]
     segments = [Segment(start=a, end=b, text=t) for a, b, t in cues]
     transcript = Transcript(source="subtitles", language="zh", duration=9.0, segments=segments)
     [unit] = build_evidence(transcript, None, None, [], EvidenceOptions()).units
-    assert unit.text == "我们来看推理框架，先看一下总体。再看 KV cache 怎么管理"
+    assert unit.text == "我们来看推理框架，先看整体的架构。再看 KV cache 怎么管理"
     assert unit.start == 2.0
