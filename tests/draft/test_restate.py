@@ -21,10 +21,10 @@ SPOKEN = Claim(statement=SAID, units=["t-00:00:06"], numbers=["16"], terms=["KV 
 WRITTEN = "The KV cache is kept in blocks of 16 tokens that are handed out on demand."
 
 
-def restated(claim: Claim, *replies: str):
+def restated(claim: Claim, *replies: str, evidence=EVIDENCE, terms=("KV cache",)):
     answers = PromptReplies(restate_en=[json.dumps({"text": r}) for r in replies])
     llm, endpoint = scripted_llm(answers)
-    writer = Writer(llm, DraftPrompts.load(), EVIDENCE, ["KV cache"], "en")
+    writer = Writer(llm, DraftPrompts.load(), evidence, list(terms), "en")
     return *writer.restated(claim), answers, endpoint
 
 
@@ -76,14 +76,10 @@ def test_notes_from_slides_or_in_their_own_words_are_not_restated():
 
 def test_a_restatement_keeps_the_speechs_spelling_of_a_name_no_deck_lists():
     said = "So we we run vLLM with blocks of 16 tokens, handed out on demand."
-    evidence_unit = EvidenceUnit(id="t-00:00:06", kind="transcript", text=said, start=6.0)
+    evidence = Evidence(units=[EvidenceUnit(id="t-00:00:06", kind="transcript", text=said)])
     claim = Claim(statement=said, units=["t-00:00:06"], numbers=["16"])
-    answers = PromptReplies(
-        restate_en=[json.dumps({"text": t}) for t in ("VLLM runs with blocks of 16 tokens.",) * 2]
-    )
-    llm, _ = scripted_llm(answers)
-    writer = Writer(llm, DraftPrompts.load(), Evidence(units=[evidence_unit]), [], "en")
-    kept, restatement = writer.restated(claim)
+    recased = "VLLM runs with blocks of 16 tokens."
+    kept, restatement, _, _ = restated(claim, recased, recased, evidence=evidence, terms=())
     assert kept == claim and any("'VLLM'" in f and "'vLLM'" in f for f in restatement.findings)
     assert recased_words("So we run vLLM.", said) == []  # a sentence may start with a capital
     assert recased_words("We run vllm.", said) == [("vllm", "vLLM")]

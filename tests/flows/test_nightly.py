@@ -5,7 +5,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from importlib.resources import files
 from pathlib import Path
 
@@ -16,8 +15,7 @@ from tests.helpers import MADE
 from tests.llm_server import FakeEndpoint, fake_endpoint
 
 
-def nightly_cli(url: str, inputs: Path, outputs: Path, **env) -> tuple[float, str]:
-    started = time.monotonic()
+def nightly_cli(url: str, inputs: Path, outputs: Path, **env) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "flows.cli", "nightly", "--inputs", str(inputs)]
         + ["--outputs", str(outputs)],
@@ -34,7 +32,7 @@ def nightly_cli(url: str, inputs: Path, outputs: Path, **env) -> tuple[float, st
         },
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    return time.monotonic() - started, done.stdout
+    return done.stdout
 
 
 def test_only_changed_talks_run_and_an_unchanged_night_does_nothing(tmp_path):
@@ -53,7 +51,7 @@ def test_only_changed_talks_run_and_an_unchanged_night_does_nothing(tmp_path):
         assert len(record(outputs, "one")["stages"]) == len(record(outputs, "two")["stages"])
         asked_two = len(endpoint.requests) - asked
 
-        _, stdout = nightly_cli(url, inputs, outputs)  # nothing changed
+        stdout = nightly_cli(url, inputs, outputs)  # nothing changed
         assert "nothing changed: 2 talks are current" in stdout
         assert len(endpoint.requests) == asked + asked_two  # no LLM call
 
@@ -64,11 +62,11 @@ def test_only_changed_talks_run_and_an_unchanged_night_does_nothing(tmp_path):
             text=True,
         )
         assert decided.returncode == 0, decided.stdout + decided.stderr
-        _, stdout = nightly_cli(url, inputs, outputs)
+        stdout = nightly_cli(url, inputs, outputs)
         assert "2 talks were current" in stdout and "site:" in stdout
         assert len(endpoint.requests) == asked + asked_two
         assert "已批准" in (outputs / "site/public/articles/one/index.html").read_text()
-        assert "nothing changed" in nightly_cli(url, inputs, outputs)[1]
+        assert "nothing changed" in nightly_cli(url, inputs, outputs)
 
         prompts = tmp_path / "prompts"  # an edited drafting prompt: drafting and after rerun
         shutil.copytree(Path(str(files("prompts"))), prompts)
