@@ -1,7 +1,10 @@
 """Small text helpers shared by stages."""
 
+import logging
 import re
+from functools import cache
 
+import jieba
 from rapidfuzz import fuzz
 
 CJK_CHARS = "\u4e00-\u9fff"  # CJK Unified Ideographs: Chinese characters
@@ -113,6 +116,38 @@ def cjk_share(text: str) -> float:
     cjk = len(CJK.findall(text))
     latin_words = len(LATIN_WORD.findall(text))
     return cjk / (cjk + latin_words) if cjk + latin_words else 0.0
+
+
+@cache
+def _segmenter() -> jieba.Tokenizer:
+    jieba.setLogLevel(logging.WARNING)  # not "Building prefix dict ..." on every first use
+    return jieba.dt
+
+
+@cache
+def _rarity() -> tuple[dict[str, float], float]:
+    """jieba's inverse document frequencies and their median (for words it lacks)."""
+    _segmenter()
+    from jieba.analyse import default_tfidf  # loads its 270k-word table: only when asked
+
+    return default_tfidf.idf_freq, default_tfidf.median_idf
+
+
+def chinese_words(text: str) -> list[str]:
+    """The words of the Chinese runs in `text` (jieba, its dictionary only, so the same text
+    always gives the same words)."""
+    return [w for run in CJK_RUN.findall(text) for w in _segmenter().cut(run, HMM=False)]
+
+
+def word_parts(word: str) -> list[str]:
+    """The shorter dictionary words inside a long word (前缀缓存: 前缀, 缓存)."""
+    return [p for p in _segmenter().cut_for_search(word, HMM=False) if 2 <= len(p) < len(word)]
+
+
+def rarity(word: str) -> float:
+    """How rare a Chinese word is in general text (its IDF): 需要 is common, 梯度 is rare."""
+    table, median = _rarity()
+    return table.get(word, median)
 
 
 def numbers(text: str) -> set[str]:

@@ -1,4 +1,9 @@
+from pathlib import Path
+
+import yaml
+
 from pipeline.grounding import (
+    MIN_SUPPORT,
     flipped_words,
     invented_numbers,
     is_echo,
@@ -8,6 +13,7 @@ from pipeline.grounding import (
     mentions,
     misbound_numbers,
     missing_numbers,
+    pair_support,
     prompt_lines,
     repeats,
     support,
@@ -33,6 +39,18 @@ def test_support_in_chinese_uses_character_pairs():
     source = "预填充阶段是计算密集型的，解码阶段是访存密集型的。"
     assert support("解码阶段受访存限制，而预填充阶段是计算密集型。", source) >= 0.5
     assert support("推荐系统可以用于文本分类。", source) < 0.5
+
+
+def test_chinese_said_in_other_words_is_supported_and_an_invented_claim_is_not():
+    cases = yaml.safe_load((Path(__file__).parent / "data" / "zh_support.yaml").read_text())
+
+    def passing(measure, kind: str) -> int:
+        pairs = [(s, case["said"]) for case in cases for s in case[kind]]
+        return sum(measure(*pair) >= MIN_SUPPORT for pair in pairs)
+
+    assert passing(support, "invented") == 0
+    # character pairs alone reject most rephrasings; words let most of them through
+    assert passing(pair_support, "rephrased") <= 12 < 18 <= passing(support, "rephrased")
 
 
 def test_an_invented_or_rounded_number_is_found():
