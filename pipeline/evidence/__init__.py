@@ -8,6 +8,7 @@ screen. Ids depend only on the content, so two runs on the same input give the s
 
 import bisect
 import functools
+import itertools
 import re
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
@@ -34,6 +35,11 @@ from pipeline.transcript.sentences import sentences
 SEPARATORS = ["\n\n", "\n", "。", "！", "？", ". ", "? ", "! ", "；", "; ", "，", ", ", " ", ""]
 CJK_LANGUAGES = {"zh", "ja", "yue"}
 CJK_PUNCTUATION = tuple("。！？，；：、")
+# A sentence said across a slide change (speech recognition that punctuates little runs on
+# for a minute) is cut at the clause end nearest the change, if one is this close: what is
+# said after the change belongs to the next slide.
+CLAUSE_MARK = re.compile(r"[,;，；、]\s*")
+MAX_CUT_DRIFT_S = 2.0
 
 
 def glue(before: str, language: str) -> str:
@@ -91,6 +97,36 @@ def spoken_content(segments: list[Segment]) -> list[Segment]:
     return kept
 
 
+def clause_times(segment: Segment, ends: list[int]) -> list[float]:
+    """When each clause end (a character offset into the text) was said: by the words
+    that end clauses, when they end as many as the text does, else by characters."""
+    marked = [w for w in segment.words if w.text.strip().endswith(tuple(",;，；、"))]
+    if len(marked) == len(ends):
+        return [w.end for w in marked]
+    share = (segment.end - segment.start) / max(len(segment.text), 1)
+    return [round(segment.start + end * share, 3) for end in ends]
+
+
+def cut_at_changes(segment: Segment, changes: list[float]) -> list[Segment]:
+    """The sentence cut at the clause end nearest each slide change said inside it."""
+    inside = [c for c in changes if segment.start < c < segment.end]
+    ends = [m.end() for m in CLAUSE_MARK.finditer(segment.text) if m.end() < len(segment.text)]
+    if not inside or not ends:
+        return [segment]
+    times = clause_times(segment, ends)
+    cuts = set()
+    for change in inside:
+        nearest = min(range(len(ends)), key=lambda i: abs(times[i] - change))
+        if abs(times[nearest] - change) <= MAX_CUT_DRIFT_S:
+            cuts.add(nearest)
+    bounds = [(0, segment.start)] + [(ends[i], times[i]) for i in sorted(cuts)]
+    bounds.append((len(segment.text), segment.end))
+    return [
+        Segment(start=start, end=max(end, start), text=segment.text[a:b].strip())
+        for (a, start), (b, end) in itertools.pairwise(bounds)
+    ]
+
+
 def passages(
     transcript: Transcript, timeline: Timeline | None, max_pause_s: float
 ) -> list[list[Segment]]:
@@ -98,7 +134,9 @@ def passages(
     slide change (so its slide link is exact) or a silence (so its times are tight)."""
     groups: list[list[Segment]] = []
     previous_slide, previous_end = object(), 0.0
-    for segment in spoken_content(sentences(transcript)):
+    changes = [span.start for span in timeline.spans[1:]] if timeline else []
+    said = spoken_content(sentences(transcript))
+    for segment in [piece for s in said for piece in cut_at_changes(s, changes)]:
         middle = (segment.start + segment.end) / 2
         slide = timeline.slide_for(middle, middle) if timeline else None
         if groups and slide == previous_slide and segment.start - previous_end <= max_pause_s:

@@ -4,6 +4,7 @@ Whisper segments can run 30 s and cross a slide change; alignment and evidence w
 sentences so a change of slide can fall between them.
 """
 
+import itertools
 import re
 
 from pipeline.schema import Segment, Transcript, Word
@@ -17,22 +18,36 @@ def split_segment(segment: Segment) -> list[Segment]:
     parts = [p.strip() for p in SPLIT.split(segment.text.strip()) if p.strip()]
     if len(parts) < 2:
         return [segment]
-    bounds = _word_bounds(segment.words, len(parts)) or _char_bounds(segment, parts)
+    cuts = _word_cuts(segment.words, len(parts))
+    if cuts is None:
+        return _by_characters(segment, parts)
+    groups = [segment.words[a:b] for a, b in itertools.pairwise([0, *cuts, len(segment.words)])]
+    starts = [segment.start, *(group[0].start for group in groups[1:])]
+    ends = [*(group[-1].end for group in groups[:-1]), segment.end]
+    return [
+        Segment(start=start, end=max(end, start), text=text, words=group)
+        for start, end, text, group in zip(starts, ends, parts, groups, strict=True)
+    ]
+
+
+def _word_cuts(words: list[Word], parts: int) -> list[int] | None:
+    """Where each sentence after the first starts in `words`, when the words end sentences
+    where the text does (corrections change words, not punctuation)."""
+    enders = [i for i, w in enumerate(words) if w.text.strip().endswith(ENDS)]
+    if len(enders) not in (parts - 1, parts) or (enders and enders[parts - 2] + 1 >= len(words)):
+        return None
+    return [i + 1 for i in enders[: parts - 1]]
+
+
+def _by_characters(segment: Segment, parts: list[str]) -> list[Segment]:
+    """Without usable word times: each sentence timed by its share of the characters."""
+    bounds = _char_bounds(segment, parts)
     starts = [segment.start, *(start for _, start in bounds)]
     ends = [*(end for end, _ in bounds), segment.end]
     return [
         Segment(start=start, end=max(end, start), text=text)
         for start, end, text in zip(starts, ends, parts, strict=True)
     ]
-
-
-def _word_bounds(words: list[Word], parts: int) -> list[tuple[float, float]] | None:
-    """(end of sentence, start of next) at each sentence-ending word, when the words end
-    sentences where the text does (corrections change words, not punctuation)."""
-    enders = [i for i, w in enumerate(words) if w.text.strip().endswith(ENDS)]
-    if len(enders) not in (parts - 1, parts) or (enders and enders[parts - 2] + 1 >= len(words)):
-        return None
-    return [(words[i].end, words[i + 1].start) for i in enders[: parts - 1]]
 
 
 def _char_bounds(segment: Segment, parts: list[str]) -> list[tuple[float, float]]:

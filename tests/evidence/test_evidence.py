@@ -6,7 +6,16 @@ from pipeline.deck.vocabulary import collect_terms
 from pipeline.evidence import build_evidence, slide_facts, speech_id, term_pattern
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.spoken import without_fillers
-from pipeline.schema import Bullet, Deck, Segment, Slide, Timeline, TimelineSpan, Transcript
+from pipeline.schema import (
+    Bullet,
+    Deck,
+    Segment,
+    Slide,
+    Timeline,
+    TimelineSpan,
+    Transcript,
+    Word,
+)
 from pipeline.text import estimate_tokens
 from pipeline.timeline import build_timeline
 from pipeline.timeline.options import TimelineOptions
@@ -78,6 +87,25 @@ def test_units_never_span_a_slide_change_and_link_their_slide():
         ("First point. Second point.", 1),
         ("Third one.", 3),
     ]
+
+
+def test_a_sentence_said_across_a_slide_change_is_cut_at_the_clause_nearest_it():
+    said = "Prefetching hides the transfer latency, CUDA Graphs make it 2.8x faster, as shown"
+    words = [Word(start=i, end=i + 1, text=w) for i, w in enumerate(said.split())]
+    spoken = Transcript(
+        language="en", duration=20.0, segments=[Segment(start=0, end=13, text=said, words=words)]
+    )
+    shown = timeline((8, 0.0, 5.5), (9, 5.5, 20.0))  # "latency," ends at 5 s
+    units = build_evidence(spoken, None, shown, [], OPTS).units
+    assert [(u.text, u.slide, u.start) for u in units] == [
+        ("Prefetching hides the transfer latency,", 8, 0.0),
+        ("CUDA Graphs make it 2.8x faster, as shown", 9, 5.0),
+    ]
+    # without word times, by characters; and no clause end near the change: no cut
+    bare = transcript((0, 13, said))
+    assert [u.slide for u in build_evidence(bare, None, shown, [], OPTS).units] == [8, 9]
+    late = timeline((8, 0.0, 9.0), (9, 9.0, 20.0))  # clause ends at about 6 s and 11.5 s
+    assert len(build_evidence(bare, None, late, [], OPTS).units) == 1
 
 
 def test_a_long_pause_ends_a_unit():
