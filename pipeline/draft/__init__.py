@@ -629,11 +629,15 @@ def translate_text(draft: DraftText, writer: Writer) -> DraftText:
     if draft.summary:
         jobs.append((draft.summary, "summary", f"{target} summary"))
     done = iter(writer.run_each(lambda w, job: w.translate(job[0], job[1], target, job[2]), jobs))
-    sections = []
-    for section in draft.sections:
-        paragraphs = [
-            DraftParagraph(text=next(done), citations=p.citations) for p in section.paragraphs
-        ]
+    sections, said = [], []  # said: the translation's sentences so far
+    for s, section in enumerate(draft.sections, start=1):
+        paragraphs = []
+        for n, source in enumerate(section.paragraphs, start=1):
+            # two sentences the source says in different words can translate alike (a
+            # question the speaker asks at the start and again at the end)
+            paragraph = DraftParagraph(text=next(done), citations=source.citations)
+            kept = writer.without_repeats(paragraph, f"{target} §{s}¶{n}", said)
+            paragraphs.append(kept or paragraph)
         sections.append(DraftSection(role=section.role, title=next(done), paragraphs=paragraphs))
     title = next(done)
     return DraftText(lang=target, title=title, summary=next(done, ""), sections=sections)

@@ -195,6 +195,20 @@ def test_a_sentence_said_twice_in_an_article_is_kept_once():
     assert draft.revisions[0].findings == [f"repeats what the article said: {second!r}"]
 
 
+def test_a_translation_that_says_an_earlier_sentence_again_keeps_it_once():
+    # two English sentences in other words, translated alike
+    blocks = "PagedAttention 按需把 KV cache 分配到 16 个 token 大小的块里。"
+    first = "为每个请求预留最大长度会浪费 60 到 80% 的 KV cache 内存。" + blocks
+    again = blocks + "这些块随请求增长而分配。"
+    later = "PagedAttention hands out the blocks of 16 tokens of the KV cache on demand."
+    draft, _, _ = draft_with(
+        [GOOD, later], [first, again, "分页", "分页的 KV cache", "内存浪费带来分页。"], count=2
+    )
+    assert [p.text for p in draft.zh.sections[0].paragraphs] == [first, "这些块随请求增长而分配。"]
+    [revision] = draft.revisions
+    assert (revision.where, revision.action) == ("zh §1¶2", "repeats removed")
+
+
 def test_a_number_of_the_notes_left_out_is_redrafted():
     seeded(GOOD.replace("16-token ", ""), "the number 16 of the notes is missing")
 
