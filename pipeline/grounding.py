@@ -65,6 +65,7 @@ BINDING_CLAUSE = re.compile(
 MIN_BINDING_TOKENS = 2
 MAX_FACT_CHARS = 200  # a longer line is speech, cut into sentences
 BINDING_MARGIN = 0.25
+ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")  # LLMs, GPUs, APIs
 NUMBERED_WORD = re.compile(r"[A-Za-z]*\d[\w.]*")
 NEGATION = re.compile(r"^(?:un|non-?)(?=[a-z]{4,})")
 # A sentence over DUMP_MIN_WORDS words (DUMP_MIN_CJK Chinese characters) with this share
@@ -240,9 +241,11 @@ def name_parts(term: str) -> list[str]:
 def keeps_name(text: str, term: str) -> bool:
     """Whether Chinese text keeps a term's names in Latin letters as spelled: "KV 缓存"
     keeps "KV cache"'s name, "GPU 内存" that of "GPU memory"; "分页注意力" loses
-    "PagedAttention"."""
+    "PagedAttention"; Chinese has no plural, so "LLM" keeps "LLMs"."""
     return all(
-        re.search(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])", text) for w in name_parts(term)
+        re.search(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])", text)
+        or (ACRONYM_PLURAL.fullmatch(w) and has_cjk(text) and keeps_name(text, w[:-1]))
+        for w in name_parts(term)
     )
 
 

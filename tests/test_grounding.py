@@ -101,6 +101,8 @@ def test_chinese_text_keeps_the_names_of_terms():
     assert keeps_name("PagedAttention 把缓存分块", "PagedAttention")
     assert not keeps_name("分页注意力把缓存分块", "PagedAttention")
     assert not keeps_name("在 vLLMs 里", "vLLM")
+    assert keeps_name("服务 LLM 的内存压力", "LLMs") and keeps_name("两块 GPU", "GPUs")
+    assert not keeps_name("Serving LLM", "LLMs")  # English has the plural
 
 
 def test_a_chinese_term_is_no_name_to_keep():
