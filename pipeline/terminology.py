@@ -5,13 +5,14 @@ benchmark check them.
 """
 
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
 from pipeline.evidence import term_pattern
-from pipeline.text import has_cjk
+from pipeline.text import CJK_CHARS, has_cjk
 
 SOURCE = Path(__file__).with_name("terminology.yaml")
 KEEP = "keep"
@@ -104,6 +105,41 @@ def with_house_forms(chinese: str) -> tuple[str, list[str]]:
                 chinese = chinese.replace(bad, term.zh)
                 made.append(f"{bad} -> {term.zh}")
     return chinese, made
+
+
+def chinese_only(term: Term) -> bool:
+    """The house writes the term in Chinese and never in Latin letters (paging: 分页)."""
+    return all(has_cjk(form) for form in term.forms())
+
+
+def with_chinese_forms(chinese: str, names: list[str] = ()) -> tuple[str, list[str]]:
+    """Chinese text with each English word left for a term the house writes only in
+    Chinese put in its Chinese form ("KV cache paging" -> "KV cache 分页"), and the
+    replacements made. A word inside a term kept in Latin letters ("request" in "pull
+    request") or inside one of `names` (the talk's own: "Smart Prefetching") stays."""
+    if not has_cjk(chinese):
+        return chinese, []
+    latin = [t.en for t in terms() if not chinese_only(t)] + list(names)
+    kept = [m.span() for name in latin for m in term_pattern(name, plural=True).finditer(chinese)]
+    found = sorted(
+        (m.start(), m.end(), term)
+        for term in terms()
+        if chinese_only(term)
+        for m in term_pattern(term.en, plural=True).finditer(chinese)
+        if not any(a <= m.start() and m.end() <= b for a, b in kept)
+    )
+    made, out, done = [], [], 0
+    for start, end, term in found:
+        if start < done:  # inside a longer term replaced already
+            continue
+        out += [chinese[done:start], term.zh]
+        made.append(f"{chinese[start:end]} -> {term.zh}")
+        done = end
+    text = "".join(out) + chinese[done:]
+    for form in {term.zh for _, _, term in found}:  # no space between Chinese characters
+        text = re.sub(rf"(?<=[{CJK_CHARS}，。、；：])\s+(?={re.escape(form)})", "", text)
+        text = re.sub(rf"(?<={re.escape(form)})\s+(?=[{CJK_CHARS}，。、；：])", "", text)
+    return text, made
 
 
 def violations(chinese: str, source: str | None = None) -> list[str]:

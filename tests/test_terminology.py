@@ -3,6 +3,7 @@ from pipeline.terminology import (
     missing_forms,
     terms,
     violations,
+    with_chinese_forms,
     with_house_forms,
     wrong_forms,
 )
@@ -55,3 +56,16 @@ def test_word_by_word_forms_are_replaced_by_the_house_forms():
     assert "CPU 开销" in fixed and "输入长度" in fixed
     assert "令牌 -> token" in made
     assert wrong_forms(fixed) == []
+
+
+def test_an_english_word_left_for_a_chinese_only_term_takes_its_chinese_form():
+    fixed, made = with_chinese_forms("KV-cache paging 让 throughput 提高了。")
+    assert fixed == "KV-cache 分页让吞吐量提高了。"
+    assert made == ["paging -> 分页", "throughput -> 吞吐量"]
+    assert missing_forms(fixed, "KV-cache paging raises throughput.") == []
+
+
+def test_a_word_inside_a_term_kept_in_latin_or_a_talk_s_name_stays():
+    kept = "这是一个 pull request，用 Smart Prefetching 隐藏延迟。"
+    assert with_chinese_forms(kept, ["Smart Prefetching"]) == (kept, [])
+    assert with_chinese_forms("Paging keeps the GPU busy.") == ("Paging keeps the GPU busy.", [])

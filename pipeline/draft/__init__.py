@@ -322,14 +322,15 @@ class Writer:
         max_tokens: int = MAX_TOKENS,
     ) -> tuple[str | None, list[str]]:
         """One reply and its findings. Chinese text gets the house's form of each term
-        before it is checked (令牌 -> token): the one thing a small model keeps getting
-        wrong however it is told."""
+        before it is checked (令牌 -> token, paging -> 分页): the one thing a small model
+        keeps getting wrong however it is told."""
         try:
             text = self.llm.complete(prompt, TextReply, max_tokens, variant=variant).text
         except InvalidReply as err:  # an outage (EndpointError) fails the stage
             return None, [f"no valid reply: {err}"]
         if language == "zh":
             text = terminology.with_house_forms(text)[0]
+            text = terminology.with_chinese_forms(text, self.terms)[0]
         return text, check(text)
 
     def restated(self, claim: Claim) -> tuple[Claim, Restatement | None]:
