@@ -88,11 +88,23 @@ def wrong_forms(chinese: str) -> list[str]:
 def missing_forms(chinese: str, source: str) -> list[str]:
     """Terms of the English `source` that its Chinese translation writes in none of
     their forms."""
+    used = terms_in(source)
     return [
         f"{term.en!r} is written {term.zh!r}"
-        for term in terms_in(source)
+        for term in used
         if not any(has_form(chinese, form) for form in term.forms())
+        and not only_inside(term, [t for t in used if t is not term], source)
     ]
+
+
+def only_inside(term: Term, others: list[Term], source: str) -> bool:
+    """Every use of the term in `source` is part of a longer term's ("GPU" in "GPU
+    memory", which Chinese writes 显存): it is written by writing that one."""
+    spans = [m.span() for t in others for m in term_pattern(t.en, plural=True).finditer(source)]
+    return all(
+        any(a <= m.start() and m.end() <= b and (a, b) != m.span() for a, b in spans)
+        for m in term_pattern(term.en, plural=True).finditer(source)
+    )
 
 
 def with_house_forms(chinese: str) -> tuple[str, list[str]]:

@@ -69,3 +69,10 @@ def test_a_word_inside_a_term_kept_in_latin_or_a_talk_s_name_stays():
     kept = "这是一个 pull request，用 Smart Prefetching 隐藏延迟。"
     assert with_chinese_forms(kept, ["Smart Prefetching"]) == (kept, [])
     assert with_chinese_forms("Paging keeps the GPU busy.") == ("Paging keeps the GPU busy.", [])
+
+
+def test_a_term_said_only_inside_a_longer_one_is_written_by_writing_that_one():
+    source = "Serving LLMs without wasting GPU memory."
+    assert missing_forms("不浪费显存地服务 LLM。", source) == []
+    alone = "Serving LLMs on a GPU without wasting GPU memory."
+    assert missing_forms("不浪费显存地服务 LLM。", alone) == ["'GPU' is written 'GPU'"]
