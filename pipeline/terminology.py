@@ -133,12 +133,15 @@ def with_chinese_forms(chinese: str, names: list[str] = ()) -> tuple[str, list[s
         return chinese, []
     latin = [t.en for t in terms() if not chinese_only(t)] + list(names)
     kept = [m.span() for name in latin for m in term_pattern(name, plural=True).finditer(chinese)]
-    found = sorted(
-        (m.start(), m.end(), term)
-        for term in terms()
-        if chinese_only(term)
-        for m in term_pattern(term.en, plural=True).finditer(chinese)
-        if not any(a <= m.start() and m.end() <= b for a, b in kept)
+    found = sorted(  # in text order, the longest first where two start together
+        (
+            (m.start(), m.end(), term)
+            for term in terms()
+            if chinese_only(term)
+            for m in term_pattern(term.en, plural=True).finditer(chinese)
+            if not any(a <= m.start() and m.end() <= b for a, b in kept)
+        ),
+        key=lambda found: (found[0], -found[1]),
     )
     made, out, done = [], [], 0
     for start, end, term in found:

@@ -76,3 +76,7 @@ def test_a_term_said_only_inside_a_longer_one_is_written_by_writing_that_one():
     assert missing_forms("不浪费显存地服务 LLM。", source) == []
     alone = "Serving LLMs on a GPU without wasting GPU memory."
     assert missing_forms("不浪费显存地服务 LLM。", alone) == ["'GPU' is written 'GPU'"]
+
+
+def test_a_longer_chinese_only_term_is_replaced_whole_not_its_last_word():
+    assert with_chinese_forms("看 tail latency。")[0] == "看尾延迟。"
