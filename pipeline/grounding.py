@@ -93,10 +93,15 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in SENTENCE_END.split(text.strip()) if s.strip()]
 
 
+def latin_tokens(text: str) -> list[str]:
+    """Content words in Latin letters, lowercased, without function words."""
+    words = [w.lower() for w in WORD.findall(text)]
+    return [w for w in words if w not in STOPWORDS and len(w) > 1]
+
+
 def content_tokens(text: str) -> list[str]:
     """English content words (lowercased, no function words) and Chinese character pairs."""
-    words = [w.lower() for w in WORD.findall(text)]
-    tokens = [w for w in words if w not in STOPWORDS and len(w) > 1]
+    tokens = latin_tokens(text)
     for run in CJK_RUN.findall(text):
         pairs = [run[i : i + 2] for i in range(len(run) - 1)] or [run]
         tokens += [p for p in pairs if not set(p) <= CJK_FUNCTION]
@@ -143,8 +148,7 @@ def word_support(sentence: str, source: str) -> float:
         for w in chinese_words(sentence)
         if len(w) > 1 and not set(w) <= CJK_FUNCTION
     ]
-    latin = [t for t in content_tokens(sentence) if t.isascii()]
-    weighted += [(rarity(t), _in_source(t, source)) for t in latin]
+    weighted += [(rarity(t), _in_source(t, source)) for t in latin_tokens(sentence)]
     total = sum(weight for weight, _ in weighted)
     return sum(weight for weight, found in weighted if found) / total if total else 1.0
 
@@ -242,9 +246,12 @@ def keeps_name(text: str, term: str) -> bool:
     """Whether Chinese text keeps a term's names in Latin letters as spelled: "KV 缓存"
     keeps "KV cache"'s name, "GPU 内存" that of "GPU memory"; "分页注意力" loses
     "PagedAttention"; Chinese has no plural, so "LLM" keeps "LLMs"."""
+
+    def written(word: str) -> bool:
+        return bool(re.search(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text))
+
     return all(
-        re.search(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])", text)
-        or (ACRONYM_PLURAL.fullmatch(w) and has_cjk(text) and keeps_name(text, w[:-1]))
+        written(w) or (ACRONYM_PLURAL.fullmatch(w) and has_cjk(text) and written(w[:-1]))
         for w in name_parts(term)
     )
 

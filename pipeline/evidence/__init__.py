@@ -38,7 +38,8 @@ CJK_PUNCTUATION = tuple("。！？，；：、")
 # A sentence said across a slide change (speech recognition that punctuates little runs on
 # for a minute) is cut at the clause end nearest the change, if one is this close: what is
 # said after the change belongs to the next slide.
-CLAUSE_MARK = re.compile(r"[,;，；、]\s*")
+CLAUSE_ENDS = ",;，；、"
+CLAUSE_MARK = re.compile(rf"[{CLAUSE_ENDS}]\s*")
 MAX_CUT_DRIFT_S = 2.0
 
 
@@ -100,7 +101,7 @@ def spoken_content(segments: list[Segment]) -> list[Segment]:
 def clause_times(segment: Segment, ends: list[int]) -> list[float]:
     """When each clause end (a character offset into the text) was said: by the words
     that end clauses, when they end as many as the text does, else by characters."""
-    marked = [w for w in segment.words if w.text.strip().endswith(tuple(",;，；、"))]
+    marked = [w for w in segment.words if w.text.strip().endswith(tuple(CLAUSE_ENDS))]
     if len(marked) == len(ends):
         return [w.end for w in marked]
     share = (segment.end - segment.start) / max(len(segment.text), 1)
@@ -110,8 +111,10 @@ def clause_times(segment: Segment, ends: list[int]) -> list[float]:
 def cut_at_changes(segment: Segment, changes: list[float]) -> list[Segment]:
     """The sentence cut at the clause end nearest each slide change said inside it."""
     inside = [c for c in changes if segment.start < c < segment.end]
+    if not inside:  # most sentences: no regular expression run on them
+        return [segment]
     ends = [m.end() for m in CLAUSE_MARK.finditer(segment.text) if m.end() < len(segment.text)]
-    if not inside or not ends:
+    if not ends:
         return [segment]
     times = clause_times(segment, ends)
     cuts = set()
