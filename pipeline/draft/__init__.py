@@ -416,13 +416,14 @@ class Writer:
         return DraftParagraph(text=text, citations=citations)
 
     def without_repeats(
-        self, paragraph: DraftParagraph, where: str, said: list[str]
+        self, paragraph: DraftParagraph, where: str, said: list[str], whole: bool = False
     ) -> DraftParagraph | None:
         """The paragraph without the sentences and clauses the article already said
         (paragraphs are written at once, each unaware of the others); None if nothing
-        new is left."""
+        new is left, or with `whole` (a translation, whose source keeps the paragraph)
+        the paragraph as it is."""
         text, removed = without_repeats(paragraph.text, said)
-        if not removed:
+        if not removed or (whole and not text):
             return paragraph
         findings = [f"repeats what the article said: {piece!r}" for piece in removed]
         self.revisions.append(Revision(where=where, findings=findings, action="repeats removed"))
@@ -637,8 +638,7 @@ def translate_text(draft: DraftText, writer: Writer) -> DraftText:
             # two sentences the source says in different words can translate alike (a
             # question the speaker asks at the start and again at the end)
             paragraph = DraftParagraph(text=next(done), citations=source.citations)
-            kept = writer.without_repeats(paragraph, f"{target} §{s}¶{n}", said)
-            paragraphs.append(kept or paragraph)
+            paragraphs.append(writer.without_repeats(paragraph, f"{target} §{s}¶{n}", said, True))
         sections.append(DraftSection(role=section.role, title=next(done), paragraphs=paragraphs))
     title = next(done)
     return DraftText(lang=target, title=title, summary=next(done, ""), sections=sections)

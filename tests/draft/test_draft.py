@@ -207,6 +207,13 @@ def test_a_translation_that_says_an_earlier_sentence_again_keeps_it_once():
     assert [p.text for p in draft.zh.sections[0].paragraphs] == [first, "这些块随请求增长而分配。"]
     [revision] = draft.revisions
     assert (revision.where, revision.action) == ("zh §1¶2", "repeats removed")
+    # a translation that only repeats stays whole (its source keeps the paragraph), and
+    # no revision says a repeat was removed
+    draft, _, _ = draft_with(
+        [GOOD, later], [first, blocks, "分页", "分页的 KV cache", "内存浪费带来分页。"], count=2
+    )
+    assert [p.text for p in draft.zh.sections[0].paragraphs] == [first, blocks]
+    assert draft.revisions == []
 
 
 def test_a_number_of_the_notes_left_out_is_redrafted():
