@@ -17,6 +17,7 @@ each figure, and the LLM seconds per talk minute per case length.
 import argparse
 import json
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -131,7 +132,9 @@ def main() -> None:
     args = parser.parse_args()
     outputs = ROOT / "outputs" / ".benchmarks" / args.model
     # Talk folders are assembled in a temporary folder: material read from ../shared
-    # (licence not stated) is not kept.
+    # (licence not stated) is not kept, not even by a run that is killed (SIGTERM would
+    # otherwise skip the `finally` below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     inputs = Path(tempfile.mkdtemp(prefix="talk2article-bench-inputs-"))
     wanted = args.cases.split(",") if args.cases else None
     runs = [(c, False) for c in cases() if not wanted or c.name in wanted]
