@@ -90,11 +90,16 @@ class Truth:
     misheard: list[str] = field(default_factory=list)  # recognition errors, never to print
 
 
+# A truth's unit word and the sign an article may write instead ("60 to 80%").
+UNIT_SIGNS = {"percent": "%"}
+
+
 def in_text(term: str, text: str) -> bool:
     """Names and identifiers as spelled; ordinary words in any case."""
     if TECHNICAL.search(term):
         return term in text
-    return term.lower() in text.lower()
+    sign = UNIT_SIGNS.get(term.lower())
+    return term.lower() in text.lower() or bool(sign and sign in text)
 
 
 def paragraphs(draft: DraftText):

@@ -59,6 +59,8 @@ def fill_from_pdf(slides: list[Slide], pages: list[Slide], pairing: dict[int, in
             update["text"], update["bullets"] = page.text, page.bullets
         if page and not slide.tables:
             update["tables"] = page.tables
+        if page and not slide.picture_text:
+            update["picture_text"] = page.picture_text
         filled.append(slide.model_copy(update=update))
     return filled
 
@@ -159,7 +161,7 @@ def _read_pdf_pages(
         return []
     try:
         check_size(path, opts)
-        return pdf.read_pdf(path, password)
+        return pdf.read_pdf(path, password, opts.ocr)
     except StageFailure as err:
         if not has_pptx:
             raise

@@ -18,6 +18,11 @@ class DeckOptions(BaseSettings):
     max_ratio: float = Field(
         200.0, gt=1, description="Largest compression ratio of a PPTX member over 1 MB."
     )
+    ocr: bool = Field(
+        True,
+        description="Read the text of PDF pages' pictures and drawn charts (RapidOCR, "
+        "a few seconds a page): it corrects names misheard while the picture is on screen.",
+    )
     thumbnail_width: int = Field(960, ge=64, description="Width of slide pictures in pixels.")
     libreoffice: bool = Field(
         True, description="Render PPTX-only decks with headless LibreOffice when installed."

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pymupdf
 
+from pipeline.deck.ocr import picture_text
 from pipeline.errors import StageFailure
 from pipeline.schema import Bullet, Slide
 from pipeline.store import atomic_write_bytes
@@ -192,7 +193,9 @@ def _tables(page: pymupdf.Page) -> tuple[list[str], list[pymupdf.Rect]]:
     return found, boxes
 
 
-def read_page(page: pymupdf.Page, index: int, running: set[tuple[str, int]]) -> Slide:
+def read_page(
+    page: pymupdf.Page, index: int, running: set[tuple[str, int]], ocr: bool = False
+) -> Slide:
     lines = _lines(page)
     title = _title(lines, page.rect.height)  # the same on many pages, and still a title
     tables, boxes = _tables(page)
@@ -214,6 +217,7 @@ def read_page(page: pymupdf.Page, index: int, running: set[tuple[str, int]]) -> 
         tables=tables,
         images=images,
         scanned=not lines and images > 0,
+        picture_text=picture_text(page, "\n".join(x.text for x in lines)) if ocr else "",
     )
 
 
@@ -240,10 +244,12 @@ def running_lines(document: pymupdf.Document) -> set[tuple[str, int]]:
     return {key for key, count in counts.items() if count >= least}
 
 
-def read_pdf(path: Path, password: str | None = None) -> list[Slide]:
+def read_pdf(path: Path, password: str | None = None, ocr: bool = False) -> list[Slide]:
+    """The PDF's pages as slides; `ocr` reads the text of their pictures too."""
     with open_pdf(path, password) as document:
         running = running_lines(document)
-        return [read_page(page, number, running) for number, page in enumerate(document, start=1)]
+        pages = enumerate(document, start=1)
+        return [read_page(page, number, running, ocr) for number, page in pages]
 
 
 def render_pages(

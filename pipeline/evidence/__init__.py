@@ -275,7 +275,9 @@ def corrected_by_slides(
     units: list[EvidenceUnit], deck: Deck, terms: list[str]
 ) -> tuple[list[EvidenceUnit], list[Correction]]:
     """Speech units with the names of the slide on screen spelled as it shows them."""
-    shown = {slide.index: "\n".join(slide.texts(notes=False)) for slide in deck.slides}
+    shown = {
+        slide.index: "\n".join(slide.texts(notes=False, pictures=True)) for slide in deck.slides
+    }
     fixed, corrections, deck_terms = [], [], set(terms)
     for unit in units:
         if unit.slide in shown and unit.start is not None:

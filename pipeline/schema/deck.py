@@ -22,11 +22,16 @@ class Slide(Contract):
     notes: PlainText = Field("", description="speaker notes (PPTX only)")
     hidden: bool = Field(False, description="hidden in the PPTX: not shown in the talk")
     scanned: bool = Field(False, description="no text layer: only the picture is evidence")
+    picture_text: PlainText = Field(
+        "", description="lines read from the slide's pictures and charts (OCR), not evidence"
+    )
     thumbnail: str | None = Field(None, description="image path relative to the talk's outputs")
 
-    def texts(self, notes: bool = True) -> list[str]:
-        """What the slide says, non-empty parts in order: title, body, tables (and notes)."""
+    def texts(self, notes: bool = True, pictures: bool = False) -> list[str]:
+        """What the slide says, non-empty parts in order: title, body, tables (and notes,
+        and the text of its pictures)."""
         parts = [self.title, self.text, *self.tables, self.notes if notes else ""]
+        parts.append(self.picture_text if pictures else "")
         return [part for part in parts if part]
 
 

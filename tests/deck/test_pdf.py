@@ -141,3 +141,14 @@ def test_hyphenated_wraps_join_without_a_space(tmp_path):
     assert read_pdf(pdf_with_layout(tmp_path / "d.pdf", [lines]))[0].text == (
         "efficient cross-tier caching"
     )
+
+
+@pytest.mark.models
+def test_pictures_and_drawn_charts_are_read_and_text_alone_is_not():
+    slides = read_pdf(DATA / "constrained_decoding.pdf", ocr=True)
+    chart, example = slides[6].picture_text, slides[4].picture_text  # vector chart, screenshot
+    assert "Llama3.1-8B" in chart and "DeepSeek-V2-Lite" in chart
+    assert "LLaVA" in example.splitlines()
+    assert "Benchmark Result" not in chart  # the text layer says it already
+    assert not any(s.picture_text for s in read_pdf(EXAMPLE / "slides.pdf", ocr=True))
+    assert not any(s.picture_text for s in read_pdf(DATA / "constrained_decoding.pdf"))

@@ -1,6 +1,6 @@
 """The article figures of the benchmark, each shown to count a seeded fault."""
 
-from evals.metrics import Truth, heading_metrics, misbound, slide_dumps
+from evals.metrics import Truth, heading_metrics, in_text, misbound, slide_dumps
 from pipeline.schema import Draft, DraftParagraph, DraftSection, DraftText, Evidence, EvidenceUnit
 
 SLIDE = (
@@ -60,3 +60,9 @@ def test_stub_chapters_and_cut_or_numbered_headings_are_counted():
     )
     draft = Draft(en=en, zh=article(("版本", ["一。二。三。"]), lang="zh"))
     assert heading_metrics(draft, EVIDENCE, "en") == {"stub_chapters": 1, "fragment_headings": 2}
+
+
+def test_a_fact_in_percent_is_found_written_with_the_sign():
+    assert in_text("percent", "60 to 80% of the memory sits empty")
+    assert in_text("percent", "60 to 80 percent of it")
+    assert not in_text("percent", "60 to 80 of the blocks")

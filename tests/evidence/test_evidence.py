@@ -204,3 +204,14 @@ def test_a_sub_bullet_keeps_the_bullet_it_belongs_to():
     ]
     chinese = [Bullet(text="在 DeepSeek-V2 中，", level=0), Bullet(text="d = 128", level=1)]
     assert slide_facts(Slide(index=2, bullets=chinese)) == ["在 DeepSeek-V2 中：d = 128"]
+
+
+def test_the_text_of_a_picture_on_screen_corrects_the_speech_but_is_not_evidence():
+    chart = Slide(index=7, title="Results", picture_text="DeepSeek-V2-Lite: Batch Latency (s)")
+    deck = Deck(sources=["d.pdf"], slides=[chart])
+    spoken = transcript((100, 104, "On deep seek v2 light it stays under 1 second."))
+    evidence = build_evidence(spoken, deck, timeline((7, 90.0, 120.0)), [], OPTS)
+    speech, slide = evidence.units
+    assert speech.text == "On DeepSeek-V2-Lite it stays under 1 second."
+    assert [(c.original, c.slide) for c in evidence.corrections] == [("deep seek v2 light", 7)]
+    assert "DeepSeek" not in slide.text  # a chart's labels and ticks are no one's claim
