@@ -315,9 +315,11 @@ def is_fragment(title: str, lines: list[str]) -> bool:
 
 
 def whole_parts(line: str) -> set[str]:
-    """The parts of a line around a colon or dash ("Technique2: Faster Constrained
-    Decoding"): each is a whole phrase, not a cut."""
-    return {_normal(part) for part in re.split(r"[:：]|\s[-–—]\s", line) if part.strip()}
+    """The parts of a line around a colon, a dash or an aside ("Technique2: Faster
+    Constrained Decoding", "Benchmark Result (Lower is Better)"): each is a whole phrase,
+    not a cut."""
+    parts = re.split(r"[:：()（）]|\s[-–—]\s", line)
+    return {_normal(part) for part in parts if part.strip()}
 
 
 def duplicate_of(text: str, earlier: list[str]) -> int | None:

@@ -113,6 +113,37 @@ class TitleCheck:
         return found
 
 
+# A slide title's series label ("Technique2: …", "2025 Highlight: …", "Part 3: …", "第二讲：…")
+# and closing aside ("… (Lower is Better)") belong to the deck's layout, not to a heading.
+SERIES_WORDS = frozenset(
+    {"part", "chapter", "section", "step", "technique", "lesson", "lecture", "module"}
+    | {"topic", "session", "highlight"}
+)
+LABEL = re.compile(r"^\s*([^:：]{1,32}?)\s*[:：]\s*(\S.*)$")
+CHINESE_SERIES = re.compile(r"^第\s*[\d一二三四五六七八九十百]+\s*[章节讲课部分篇]")
+ASIDE = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+
+
+def is_series_label(label: str) -> bool:
+    """A series word and a number ("Technique2", "2025 Highlight", "Part 3"); "Llama3" is a
+    name, not a label."""
+    if CHINESE_SERIES.match(label):
+        return True
+    words = re.findall(r"[A-Za-z]+", label.lower())
+    has_number = bool(re.search(r"\d", label))
+    return has_number and any(w.rstrip("s") in SERIES_WORDS for w in words)
+
+
+def heading_of(title: str) -> str:
+    """A slide title as a heading: its series label and closing aside left out, when what
+    remains still names something."""
+    title = ASIDE.sub("", title).strip() or title
+    label = LABEL.match(title)
+    if label and is_series_label(label[1]) and len(label[2].strip()) >= 4:
+        return label[2].strip()
+    return title
+
+
 def spans(starts: list[int], count: int) -> list[range]:
     """Chapter k runs from its start to the next chapter's start."""
     bounds = [*starts, count]
@@ -124,10 +155,10 @@ def chapter_title(title: str, sections: list[Section], role, check: TitleCheck) 
     heading the speaker chose), the names its notes are about, or its role's name; None
     when nothing fits (the chapter then joins the one before: "Part 4" names nothing)."""
     if not check.problems(title):
-        return title.strip()
+        return heading_of(title.strip())
     for section in sections:
         if section.title and not check.problems(section.title):
-            return section.title
+            return heading_of(section.title)
     terms = list(dict.fromkeys(t for s in sections for c in s.claims for t in c.terms))
     joint = "与" if check.language == "zh" else " and "
     for named in (joint.join(terms[:2]), *terms[:1]):

@@ -1,6 +1,6 @@
 import json
 
-from pipeline.outline import build_outline
+from pipeline.outline import build_outline, heading_of
 from pipeline.prompts import load_prompt
 from pipeline.schema import Claim, Evidence, EvidenceUnit, Notes, Section, TalkMeta
 from tests.llm_double import scripted_llm
@@ -206,3 +206,16 @@ def test_a_title_gets_a_subtitle_naming_what_its_mechanism_chapters_explain():
     notes.sections[1] = once
     # one term is no summary of a talk
     assert with_subtitle(title, chapters[:2], notes, evidence, meta) == title
+
+
+def test_a_slide_titles_series_label_and_aside_are_left_out_of_its_heading():
+    outline, _ = outline_with(
+        chapter("sec-01", "Technique2: Where memory goes", "problem"),
+        chapter("sec-02", "Benchmark Result (Lower is Better)", "mechanism"),
+        chapter("sec-03", "Llama3: what comes next", "none"),  # a name, not a series label
+    )
+    titles = [c.title for c in outline.chapters]
+    assert titles == ["Where memory goes", "Benchmark Result", "Llama3: what comes next"]
+    assert heading_of("2025 Highlight: DeepSeek V3 Optimization") == "DeepSeek V3 Optimization"
+    assert heading_of("第二讲：推理框架") == "推理框架"
+    assert heading_of("Part 4") == "Part 4"  # nothing left to name: a check elsewhere
