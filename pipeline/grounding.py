@@ -66,6 +66,7 @@ MIN_BINDING_TOKENS = 2
 MAX_FACT_CHARS = 200  # a longer line is speech, cut into sentences
 BINDING_MARGIN = 0.25
 ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")  # LLMs, GPUs, APIs
+PLURAL_MIN_CHARS = 4  # "Logits" / "logit"; shorter words change meaning with an s
 NUMBERED_WORD = re.compile(r"[A-Za-z]*\d[\w.]*")
 NEGATION = re.compile(r"^(?:un|non-?)(?=[a-z]{4,})")
 # A sentence over DUMP_MIN_WORDS words (DUMP_MIN_CJK Chinese characters) with this share
@@ -251,9 +252,24 @@ def keeps_name(text: str, term: str) -> bool:
         return bool(re.search(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text))
 
     return all(
-        written(w) or (ACRONYM_PLURAL.fullmatch(w) and has_cjk(text) and written(w[:-1]))
+        written(w)
+        or (ACRONYM_PLURAL.fullmatch(w) and has_cjk(text) and written(w[:-1]))
+        or any(written(form) for form in typographic_forms(w))
         for w in name_parts(term)
     )
+
+
+def typographic_forms(word: str) -> list[str]:
+    """A word whose only capital is its first ("Logits" of a slide's "Logits Mask") is
+    capitalised by the slide's typography: lower case is the same word, and so is its
+    singular or plural ("logit mask"). Names spelled otherwise (SGLang, A100) are exact."""
+    if not (word[:1].isupper() and word[1:].islower() and word.isalpha()):
+        return []
+    lower = word.lower()
+    if len(lower) < PLURAL_MIN_CHARS:
+        return [lower]
+    other = lower[:-1] if lower.endswith("s") else lower + "s"
+    return [lower, other, other.capitalize()]
 
 
 def kept_terms(terms: list[str]) -> list[str]:

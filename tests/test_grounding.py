@@ -103,6 +103,11 @@ def test_chinese_text_keeps_the_names_of_terms():
     assert not keeps_name("在 vLLMs 里", "vLLM")
     assert keeps_name("服务 LLM 的内存压力", "LLMs") and keeps_name("两块 GPU", "GPUs")
     assert not keeps_name("Serving LLM", "LLMs")  # English has the plural
+    # a capital that is only the slide's typography: the same word in lower case or number
+    assert keeps_name("each step gives a logit mask", "Logits Mask")
+    assert keeps_name("它生成 logits 掩码", "Logits Mask")
+    assert not keeps_name("it gives a mask", "Logits Mask")
+    assert not keeps_name("served by sglang", "SGLang")  # a name's own spelling is exact
 
 
 def test_a_chinese_term_is_no_name_to_keep():
