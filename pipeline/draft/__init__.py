@@ -381,14 +381,17 @@ class Writer:
         return share > SPOKEN_COPY
 
     def paragraph(
-        self, claims: list[Claim], chapter: str, where: str, earlier: list[str]
+        self, claims: list[Claim], chapter: str, where: str, earlier: list[str], topic: str = ""
     ) -> DraftParagraph | None:
+        """One paragraph from `claims`; `topic` is the title of the slide or section they
+        come from: what a bullet such as "Blocks of 16 tokens" is about (PagedAttention)."""
         lang = self.source_language
         citations = citations_of(claims)
 
         def render(revise: str):
             return self.prompts.write_paragraph.render(
                 chapter=chapter,
+                topic=topic or chapter,
                 notes=notes_listing(claims),
                 language=LANGUAGE_NAMES[lang],
                 revise=revise,
@@ -565,22 +568,27 @@ def write_source(outline: Outline, notes: Notes, writer: Writer) -> DraftText:
     one is written again knowing the earlier ones (rare, so the wait is short)."""
     lang = outline.language
     sections = notes.by_id()
-    jobs: list[tuple[int, str, list[Claim], str]] = []  # chapter, title, claims, where
+    # chapter, its title, claims, where, the title of the section they come from
+    jobs: list[tuple[int, str, list[Claim], str, str]] = []
     numbered = 0  # chapters with paragraphs are numbered
     for c, chapter in enumerate(outline.chapters):
-        claims_of = [sections[s].claims for s in chapter.sections]
-        paragraphs = [p for claims in claims_of for p in chunks(claims, CLAIMS_PER_PARAGRAPH)]
+        paragraphs = [
+            (p, sections[s].title or "")
+            for s in chapter.sections
+            for p in chunks(sections[s].claims, CLAIMS_PER_PARAGRAPH)
+        ]
         numbered += bool(paragraphs)
         jobs += [
-            (c, chapter.title, p, f"{lang} §{numbered}¶{n}") for n, p in enumerate(paragraphs, 1)
+            (c, chapter.title, p, f"{lang} §{numbered}¶{n}", topic)
+            for n, (p, topic) in enumerate(paragraphs, 1)
         ]
-    drafts = writer.run_each(lambda w, job: w.paragraph(job[2], job[1], job[3], []), jobs)
+    drafts = writer.run_each(lambda w, job: w.paragraph(job[2], job[1], job[3], [], job[4]), jobs)
     by_chapter: dict[int, list[DraftParagraph]] = {}
     earlier: list[str] = []
     said: list[str] = []  # the article's sentences so far
-    for (c, title, claims, where), paragraph in zip(jobs, drafts, strict=True):
+    for (c, title, claims, where, topic), paragraph in zip(jobs, drafts, strict=True):
         if paragraph is not None and duplicate_of(paragraph.text, earlier) is not None:
-            paragraph = writer.paragraph(claims, title, where, earlier)
+            paragraph = writer.paragraph(claims, title, where, earlier, topic)
         if paragraph is not None:
             earlier.append(paragraph.text)
             paragraph = writer.without_repeats(paragraph, where, said)

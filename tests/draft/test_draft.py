@@ -61,7 +61,12 @@ def notes(*sections: list[Claim], language="en") -> Notes:
     return Notes(
         language=language,
         sections=[
-            Section(id=f"sec-0{n}", unit_ids=["t-00:00:00", "t-00:00:06"], claims=claims)
+            Section(
+                id=f"sec-0{n}",
+                title="PagedAttention blocks" if n == 1 else "",
+                unit_ids=["t-00:00:00", "t-00:00:06"],
+                claims=claims,
+            )
             for n, claims in enumerate(sections, start=1)
         ],
     )
@@ -120,6 +125,8 @@ def test_a_grounded_paragraph_cites_its_claims_units_and_is_translated():
     assert draft.revisions == []
     assert "keep these terms" not in endpoint.user_messages()[1]  # asked in Chinese
     assert "KV cache, PagedAttention" in endpoint.user_messages()[1]
+    # what the notes are about: their slide's title, for a bullet that does not name it
+    assert "The notes are about: PagedAttention blocks" in endpoint.user_messages()[0]
 
 
 def seeded(fault: str, finding: str):
