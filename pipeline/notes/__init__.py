@@ -39,7 +39,8 @@ CLAUSE_END = re.compile(r"(?<=[,;:，；：])\s*")
 # link copied off a slide states nothing.
 MIN_CONTENT_TOKENS = 3
 URL = re.compile(r"https?://\S+")
-QUANTITY = re.compile(r"(?<![A-Za-z\d.])\d+(?:[.,]\d+)*(?![A-Za-z\d]|[.,]\d)")
+# A number standing alone, or in thousands or millions ("52.3k token/s", "10K contexts").
+QUANTITY = re.compile(r"(?<![A-Za-z\d.])(\d+(?:[.,]\d+)*)(?:[kKM])?(?![A-Za-z\d]|[.,]\d)")
 # A space beside a Chinese character: where one subtitle cue ended and the next began.
 CUE_BREAK = re.compile(f"(?<=[{CJK_CHARS}])\\s+|\\s+(?=[{CJK_CHARS}])")
 CONDITION = re.compile(
@@ -180,9 +181,9 @@ def sentence_claim(sentence: str, unit: EvidenceUnit, number: str | None = None)
 
 
 def quantities(text: str) -> set[str]:
-    """Numbers that stand alone as quantities ("0.8 seconds", "60 to 80"), not parts of
-    names, versions or links ("A100", "Technique2", "2403.06988v1"), and not years: "2025
-    Highlight: DeepSeek V3" is a slide title, not a measurement to bring back."""
+    """Numbers that stand alone as quantities ("0.8 seconds", "60 to 80", 52.3 of "52.3k"),
+    not parts of names, versions or links ("A100", "Technique2", "2403.06988v1"), and not
+    years: "2025 Highlight: DeepSeek V3" is a slide title, not a measurement to bring back."""
     found = set(QUANTITY.findall(TIMES.sub(" ", URL.sub(" ", text))))
     return {n for n in found if not YEAR.fullmatch(n)}
 
@@ -190,11 +191,17 @@ def quantities(text: str) -> set[str]:
 def backfill(claims: list[Claim], units: list[EvidenceUnit], limit: int) -> list[Claim]:
     """Add what the model skipped: the sentences carrying quantities no kept claim has
     (what was said first, then what was shown), and, up to `limit` claims in all, a
-    sentence of each stretch of speech no claim cites, so no part of the talk drops out."""
-    covered = set().union(*(numbers(c.statement) for c in claims)) if claims else set()
+    sentence of each stretch of speech no claim cites, so no part of the talk drops out.
+    A quantity a slide shows comes back as the slide's line even when speech has said it:
+    the line binds it to what it measures ("52.3k input token/s/node"), where speech
+    recognition may have garbled that ("52.3k and Potokans per second")."""
+    shown = {u.id for u in units if u.kind == "slide"}
+    said = set().union(*(numbers(c.statement) for c in claims))
+    on_slides = set().union(*(numbers(c.statement) for c in claims if shown & set(c.units)))
     added = []
     ordered = sorted(units, key=lambda u: u.kind != "transcript")
     for unit in ordered:
+        covered = on_slides if unit.id in shown else said
         for sentence in split_sentences(unit.text.replace("\n", ". ")):
             if len(content_tokens(sentence)) < MIN_CONTENT_TOKENS:
                 continue
@@ -202,7 +209,9 @@ def backfill(claims: list[Claim], units: list[EvidenceUnit], limit: int) -> list
             while new := quantities(sentence) - covered:
                 claim = sentence_claim(sentence, unit, min(new, key=sentence.find))
                 added.append(claim)
-                covered |= numbers(claim.statement) | new & {min(new, key=sentence.find)}
+                got = numbers(claim.statement) | new & {min(new, key=sentence.find)}
+                said |= got
+                on_slides |= got if unit.id in shown else set()
     cited = {u for c in claims + added for u in c.units}
     for unit in units:
         if len(claims) + len(added) >= limit:

@@ -83,6 +83,21 @@ def test_numbers_the_model_skipped_come_back_as_the_sentences_that_say_them():
     assert added.units == ["t-00:00:06"] and added.numbers == ["2.2"]
 
 
+def test_a_number_a_slide_shows_comes_back_as_its_line_though_speech_said_it():
+    said = "measured in May, one node process 52.3k and Potokans per second"
+    evidence = Evidence(
+        language="en",
+        units=[
+            EvidenceUnit(id="t-00:00:43", kind="transcript", text=said, start=43.0, slide=5),
+            EvidenceUnit(id="s-05", kind="slide", text="Deploy\n52.3k input token/s/node", slide=5),
+        ],
+    )
+    llm, _ = scripted_llm([json.dumps({"claims": [claim(said, ["t-00:00:43"])]})])
+    notes = build_notes(evidence, [], llm, load_prompt("notes"), NotesOptions())
+    statements = {(c.statement, *c.units) for c in notes.sections[0].claims}
+    assert statements == {(said, "t-00:00:43"), ("52.3k input token/s/node", "s-05")}
+
+
 def test_an_llm_that_answers_garbage_leaves_the_sections_sentences_as_a_fallback():
     llm, _ = scripted_llm(["garbage"] * 3)
     notes = build_notes(EVIDENCE, [], llm, load_prompt("notes"), NotesOptions())
@@ -101,6 +116,7 @@ def test_fragments_off_a_slide_are_not_claims_and_names_are_not_quantities():
     assert quantities("Technique2 on A100, see https://arxiv.org/pdf/2403.06988v1") == set()
     assert quantities("2.2x the throughput, 60 to 80 percent, 0.8 s.") == {"2.2", "60", "80", "0.8"}
     assert quantities("2025 Highlight: DeepSeek V3, 1024 tokens") == {"1024"}  # a year is none
+    assert quantities("52.3k input token/s, 10K contexts on a 13B model") == {"52.3", "10"}
 
 
 def test_a_run_on_sentence_is_cut_to_the_clauses_around_its_number():
