@@ -119,6 +119,33 @@ def with_house_forms(chinese: str) -> tuple[str, list[str]]:
     return chinese, made
 
 
+def kept_in_latin(text: str) -> list[str]:
+    """The glossary's terms of an English text that Chinese keeps as they are (kernel,
+    jump forward, logits)."""
+    return [t.en for t in terms_in(text) if t.zh == t.en]
+
+
+def protected(text: str, names: list[str]) -> str:
+    """The text with each use of `names` in backticks, as code is: a small model asked to
+    translate leaves code alone, where it translates a name that is an ordinary English
+    word ("jump forward" as 跳跃前进). Text that has backticks of its own is left as it is."""
+    if "`" in text:
+        return text
+    spans = []
+    for name in sorted(set(names), key=len, reverse=True):
+        for m in term_pattern(name, plural=True).finditer(text):
+            if not any(a < m.end() and m.start() < b for a, b in spans):
+                spans.append(m.span())
+    for a, b in sorted(spans, reverse=True):
+        text = f"{text[:a]}`{text[a:b]}`{text[b:]}"
+    return text
+
+
+def unprotected(text: str) -> str:
+    """A translation of `protected` text without its backticks."""
+    return re.sub(r"`([^`\n]+)`", r"\1", text)
+
+
 def chinese_only(term: Term) -> bool:
     """The house writes the term in Chinese and never in Latin letters (paging: 分页)."""
     return all(has_cjk(form) for form in term.forms())

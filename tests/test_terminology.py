@@ -1,7 +1,10 @@
 from pipeline.terminology import (
     guide,
+    kept_in_latin,
     missing_forms,
+    protected,
     terms,
+    unprotected,
     violations,
     with_chinese_forms,
     with_house_forms,
@@ -80,3 +83,14 @@ def test_a_term_said_only_inside_a_longer_one_is_written_by_writing_that_one():
 
 def test_a_longer_chinese_only_term_is_replaced_whole_not_its_last_word():
     assert with_chinese_forms("看 tail latency。")[0] == "看尾延迟。"
+
+
+def test_names_go_to_the_translator_marked_as_code_and_come_back_plain():
+    text = "xgrammar supports jump forward; xgrammar-style kernels raise throughput"
+    names = ["xgrammar", *kept_in_latin(text)]
+    assert "throughput" not in names  # the house writes 吞吐量
+    assert protected(text, names) == (
+        "`xgrammar` supports `jump forward`; `xgrammar`-style `kernels` raise throughput"
+    )
+    assert unprotected("`xgrammar` 支持 `jump forward`") == "xgrammar 支持 jump forward"
+    assert protected("run `make test` first", ["make"]) == "run `make test` first"

@@ -451,24 +451,30 @@ class Writer:
 
     def translated(self, text: str, kind: Kind, target: str) -> tuple[str | None, list[str], bool]:
         prompt = self.prompts.translate(target)
+        kept = self.terms_in(text) + terminology.kept_in_latin(text)
+        # Chinese keeps the names in Latin letters; they go to the model marked as code.
+        asked = terminology.protected(text, kept) if target == "zh" else text
+        plain = terminology.unprotected if asked != text else (lambda t: t)
 
         def render(revise: str):
             terms = ", ".join(self.terms_in(text)) or "-"
             return prompt.render(
                 kind=KIND_NAMES[target][kind],
-                text=text,
+                text=asked,
                 terms=terms,
                 glossary=terminology.guide(text, target),
                 revise=revise,
             )
 
         def check(result: str) -> list[str]:
+            result = plain(result)
             if kind == "title":  # short: only its language and its names ("xgrammar")
                 found = [] if has_cjk(result) == (target == "zh") else ["wrong language"]
                 return found + self.name_findings(text, result)
             return self.translation_findings(text, result, target)
 
-        return self.attempt(render, check, target)
+        result, findings, passed = self.attempt(render, check, target)
+        return (plain(result) if result is not None else None), findings, passed
 
     def by_sentence(self, text: str, target: str) -> str | None:
         """The paragraph translated one sentence at a time, a sentence that still fails (or

@@ -127,6 +127,8 @@ def test_a_grounded_paragraph_cites_its_claims_units_and_is_translated():
     assert "KV cache, PagedAttention" in endpoint.user_messages()[1]
     # what the notes are about: their slide's title, for a bullet that does not name it
     assert "The notes are about: PagedAttention blocks" in endpoint.user_messages()[0]
+    # names go to the translator marked as code, and come back without the marks
+    assert "`PagedAttention` instead keeps the `KV cache`" in endpoint.user_messages()[1]
 
 
 def seeded(fault: str, finding: str):
