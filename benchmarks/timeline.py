@@ -8,7 +8,8 @@
   same talk with the video ignored.
 - pages_per_s: deck extraction with slide pictures on the real decks in
   ../shared/fixtures/real (falling back to the copies in tests/data), default settings:
-  a PPTX alone is rendered by LibreOffice when it is installed.
+  a PPTX alone is rendered by LibreOffice when it is installed, and the text of pictures
+  and drawn charts is read by OCR; pages_per_s_without_ocr without that, side by side.
 - frame_accuracy_pip_real_deck: the frame path on a real 23-page deck shown at 75% size
   beside a speaker box, with camera shots between (made by tests/videos.py).
 - frames_x_realtime: frame sampling speed on a 30 fps 720p video made here from the
@@ -52,15 +53,15 @@ def real_decks() -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in {".pdf", ".pptx"})
 
 
-def deck_speed(work: Path) -> tuple[float, dict]:
-    """Best of ROUNDS per deck (the machine is noisy), summed over decks."""
+def deck_speed(work: Path, ocr: bool, rounds: int = ROUNDS) -> tuple[float, dict]:
+    """Best of `rounds` per deck (the machine is noisy), summed over decks."""
     pages, seconds, per_deck = 0, 0.0, {}
     for path in real_decks():
         talk = Talk(slug="b", folder=path.parent, media=path, decks=[path])
         best = float("inf")
-        for n in range(ROUNDS):
+        for n in range(rounds):
             started = time.perf_counter()
-            deck = read_deck(talk, DeckOptions(), work / f"{path.stem}-{n}")
+            deck = read_deck(talk, DeckOptions(ocr=ocr), work / f"{path.stem}-{ocr}-{n}")
             best = min(best, time.perf_counter() - started)
         pictured = sum(1 for s in deck.slides if s.thumbnail)
         pages += len(deck.slides)
@@ -68,6 +69,7 @@ def deck_speed(work: Path) -> tuple[float, dict]:
         per_deck[path.name] = {
             "pages": len(deck.slides),
             "pictures": pictured,
+            "pages_read_by_ocr": sum(1 for s in deck.slides if s.picture_text),
             "seconds": round(best, 3),
         }
     return pages / seconds, per_deck
@@ -111,7 +113,9 @@ def main() -> None:
         video_seconds = truth[-1][2]
         pip = pip_accuracy(work)
 
-        pages_per_s, per_deck = deck_speed(work)
+        # OCR costs seconds a page: one round with it, side by side with the best without
+        pages_per_s, per_deck = deck_speed(work, ocr=True, rounds=1)
+        pages_per_s_text, _ = deck_speed(work, ocr=False)
     for name, row in per_deck.items():
         print(f"{name}: {row}")
     print(
@@ -121,6 +125,8 @@ def main() -> None:
                 "text_accuracy": round(share_on_right_slide(text_only.spans), 4),
                 "frame_accuracy_pip_real_deck": round(pip, 4),
                 "pages_per_s": round(pages_per_s, 2),
+                "pages_per_s_without_ocr": round(pages_per_s_text, 2),
+                "ocr_slowdown": round(pages_per_s_text / pages_per_s, 1),
                 "timeline_seconds_example": round(frame_seconds, 3),
                 "frames_x_realtime_30fps_720p": round(video_seconds / sampling, 1),
                 "frames_sampled_30fps": len(times),
