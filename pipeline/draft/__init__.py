@@ -202,7 +202,10 @@ class Writer:
         share = copied_share(text, self.cited_text(claims), self.source_language)
         if share <= MAX_COPIED:
             return []
-        return [f"{share:.0%} is copied word for word from the passages: say it in your own words"]
+        # No number in the finding: a small model told "84% is copied" writes the 84 in.
+        return [
+            "long runs of it are copied word for word from the passages: say it in your own words"
+        ]
 
     def sentence_findings(self, text: str, source: str) -> list[str]:
         """What is wrong sentence by sentence: invented numbers, unsupported words, an

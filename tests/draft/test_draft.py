@@ -305,7 +305,8 @@ def test_a_copied_paragraph_is_asked_once_for_its_own_words():
         [COPIED, GOOD], [ZH, "分页", "分页的 KV cache", "内存浪费带来分页。"]
     )
     assert draft.en.sections[0].paragraphs[0].text == GOOD
-    assert "copied word for word" in endpoint.requests[1]["messages"][0]["content"]
+    told = endpoint.requests[1]["messages"][0]["content"]
+    assert "copied word for word" in told and "%" not in told  # a share it would write in
 
 
 def test_copying_fails_nothing_a_copy_stands_if_the_rewrite_invents():
