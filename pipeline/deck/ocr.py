@@ -59,13 +59,18 @@ def read_lines(png: bytes) -> list[str]:
 
 def picture_text(page: pymupdf.Page, text_layer: str) -> str:
     """What the page's pictures and drawn charts say that its text layer does not, one
-    line each, without repeats; "" for a page of text alone."""
+    line each, without repeats; "" for a page of text alone, or one whose picture cannot
+    be rendered or read (the deck is read all the same)."""
     if not has_pictures(page):
         return ""
     zoom = RENDER_SIDE_PX / max(page.rect.width, page.rect.height)
-    pixmap = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+    try:
+        pixmap = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+        read = read_lines(pixmap.tobytes("png"))
+    except Exception:  # noqa: BLE001 - a picture that cannot be read only corrects nothing
+        return ""
     lines: list[str] = []
-    for line in read_lines(pixmap.tobytes("png")):
+    for line in read:
         said = fuzz.partial_ratio(line.lower(), text_layer.lower()) if text_layer else 0
         if line not in lines and said < ALREADY_SAID:
             lines.append(line)
