@@ -110,6 +110,8 @@ class TitleCheck:
             found.append(f"not in {LANGUAGE_NAMES[self.language]}")
         if estimate_tokens(title) > MAX_TITLE_TOKENS:
             found.append("too long for a heading")  # a copied line of the notes listing
+        if CLOSING.fullmatch(title.strip(" !.?！。？")):
+            found.append("a closing slide's title")  # over the talk's last points
         return found
 
 
@@ -122,6 +124,13 @@ SERIES_WORDS = frozenset(
 LABEL = re.compile(r"^\s*([^:：]{1,32}?)\s*[:：]\s*(\S.*)$")
 CHINESE_SERIES = re.compile(r"^第\s*[\d一二三四五六七八九十百]+\s*[章节讲课部分篇]")
 ASIDE = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+
+
+# The title of a deck's last slide, whatever the chapter under it says.
+CLOSING = re.compile(
+    r"q\s*&\s*a|questions?(?:\s*(?:&|and)\s*answers?)?|thanks?(?: you)?|谢谢|问答|答疑|致谢",
+    re.IGNORECASE,
+)
 
 
 def is_series_label(label: str) -> bool:

@@ -216,6 +216,11 @@ def test_a_slide_titles_series_label_and_aside_are_left_out_of_its_heading():
     )
     titles = [c.title for c in outline.chapters]
     assert titles == ["Where memory goes", "Benchmark Result", "Llama3: what comes next"]
+    closing, _ = outline_with(
+        chapter("sec-01", "Where memory goes", "problem"),
+        chapter("sec-03", "Question & Answer", "none"),  # the last slide's title
+    )
+    assert [c.title for c in closing.chapters] == ["Where memory goes", "What is next"]
     assert heading_of("2025 Highlight: DeepSeek V3 Optimization") == "DeepSeek V3 Optimization"
     assert heading_of("第二讲：推理框架") == "推理框架"
     assert heading_of("Part 4") == "Part 4"  # nothing left to name: a check elsewhere
