@@ -422,14 +422,17 @@ class Writer:
         return DraftParagraph(text=text, citations=citations)
 
     def without_repeats(
-        self, paragraph: DraftParagraph, where: str, said: list[str], whole: bool = False
+        self, paragraph: DraftParagraph, where: str, said: list[str], source: str | None = None
     ) -> DraftParagraph | None:
         """The paragraph without the sentences and clauses the article already said
         (paragraphs are written at once, each unaware of the others); None if nothing
-        new is left, or with `whole` (a translation, whose source keeps the paragraph)
-        the paragraph as it is."""
+        new is left. A translation of `source` stays as it is if nothing would be left
+        (its source keeps the paragraph) or if a number of the source would go: both
+        languages carry the same numbers."""
         text, removed = without_repeats(paragraph.text, said)
-        if not removed or (whole and not text):
+        if not removed:
+            return paragraph
+        if source is not None and (not text or missing_numbers(numbers(source), text)):
             return paragraph
         findings = [f"repeats what the article said: {piece!r}" for piece in removed]
         self.revisions.append(Revision(where=where, findings=findings, action="repeats removed"))
@@ -655,7 +658,8 @@ def translate_text(draft: DraftText, writer: Writer) -> DraftText:
             # two sentences the source says in different words can translate alike (a
             # question the speaker asks at the start and again at the end)
             paragraph = DraftParagraph(text=next(done), citations=source.citations)
-            paragraphs.append(writer.without_repeats(paragraph, f"{target} §{s}¶{n}", said, True))
+            where = f"{target} §{s}¶{n}"
+            paragraphs.append(writer.without_repeats(paragraph, where, said, source.text))
         sections.append(DraftSection(role=section.role, title=next(done), paragraphs=paragraphs))
     title = next(done)
     return DraftText(lang=target, title=title, summary=next(done, ""), sections=sections)

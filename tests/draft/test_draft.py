@@ -208,21 +208,21 @@ def test_a_translation_that_says_an_earlier_sentence_again_keeps_it_once():
     # two English sentences in other words, translated alike
     blocks = "PagedAttention 按需把 KV cache 分配到 16 个 token 大小的块里。"
     first = "为每个请求预留最大长度会浪费 60 到 80% 的 KV cache 内存。" + blocks
-    again = blocks + "这些块随请求增长而分配。"
     later = "PagedAttention hands out the blocks of 16 tokens of the KV cache on demand."
+    translations = ["分页", "分页的 KV cache", "内存浪费带来分页。"]
+    again = blocks + "每块有 16 个 token。"
     draft, _, _ = draft_with(
-        [GOOD, later], [first, again, "分页", "分页的 KV cache", "内存浪费带来分页。"], count=2
+        [GOOD, later + " Each block holds 16 tokens."], [first, again, *translations], count=2
     )
-    assert [p.text for p in draft.zh.sections[0].paragraphs] == [first, "这些块随请求增长而分配。"]
+    assert [p.text for p in draft.zh.sections[0].paragraphs] == [first, "每块有 16 个 token。"]
     [revision] = draft.revisions
     assert (revision.where, revision.action) == ("zh §1¶2", "repeats removed")
-    # a translation that only repeats stays whole (its source keeps the paragraph), and
-    # no revision says a repeat was removed
-    draft, _, _ = draft_with(
-        [GOOD, later], [first, blocks, "分页", "分页的 KV cache", "内存浪费带来分页。"], count=2
-    )
-    assert [p.text for p in draft.zh.sections[0].paragraphs] == [first, blocks]
-    assert draft.revisions == []
+    # a translation that only repeats stays whole (its source keeps the paragraph), and so
+    # does one whose repeat carries a number of its source: both languages keep the number
+    for kept in (blocks, blocks + "这些块随请求增长而分配。"):
+        draft, _, _ = draft_with([GOOD, later], [first, kept, *translations], count=2)
+        assert [p.text for p in draft.zh.sections[0].paragraphs] == [first, kept]
+        assert draft.revisions == []
 
 
 def test_a_number_of_the_notes_left_out_is_redrafted():
