@@ -51,6 +51,8 @@ ECHO_MIN_CHARS = 20  # shorter fixed lines ("Article:") are too generic to flag
 ECHO_SIMILARITY = 90
 # A sentence or clause of at least these many words (Chinese characters) repeats an
 # earlier one at this rapidfuzz ratio, or when all of it sits inside one at CONTAINED.
+# Chinese characters plus two per Latin word: "xgrammar。" weighs 2, "xgrammar 更快。" 4.
+MIN_SENTENCE_WEIGHT = 4
 REPEAT_MIN_WORDS = 6
 REPEAT_MIN_CJK = 10
 NEAR_DUPLICATE_SENTENCE = 90
@@ -92,6 +94,13 @@ def cited_text(ids: list[str], units: dict[str, EvidenceUnit]) -> str:
 
 def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in SENTENCE_END.split(text.strip()) if s.strip()]
+
+
+def is_stray_word(sentence: str) -> bool:
+    """A "sentence" that is one name or word: a slide's next line ("xgrammar.") strung
+    onto the one before, not something an article says."""
+    cjk = sum(map(len, CJK_RUN.findall(sentence)))
+    return cjk + 2 * len(WORD.findall(sentence)) < MIN_SENTENCE_WEIGHT
 
 
 def latin_tokens(text: str) -> list[str]:

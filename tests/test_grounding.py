@@ -8,6 +8,7 @@ from pipeline.grounding import (
     invented_numbers,
     is_echo,
     is_fragment,
+    is_stray_word,
     keeps_name,
     kept_terms,
     mentions,
@@ -191,3 +192,8 @@ def test_a_whole_part_of_a_slide_title_is_no_fragment():
     lines = ["Technique2: Faster Constrained Decoding"]
     assert not is_fragment("Faster Constrained Decoding", lines)
     assert is_fragment("Decoding with jump", ["Faster Constrained Decoding with jump forward"])
+
+
+def test_a_stray_word_is_not_a_sentence():
+    assert is_stray_word("xgrammar.") and is_stray_word("好的。")
+    assert not is_stray_word("xgrammar 更快。") and not is_stray_word("It works.")

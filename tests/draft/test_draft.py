@@ -487,3 +487,7 @@ def test_a_name_the_glossary_gives_a_chinese_form_may_be_written_in_it():
     assert writer.name_findings(source, "用分页注意力不浪费显存地服务 LLM") == [
         "the name 'PagedAttention' is missing or misspelt"
     ]
+
+
+def test_a_stray_word_strung_onto_a_paragraph_is_redrafted():
+    seeded(GOOD + " PagedAttention.", "a stray word, not a sentence: 'PagedAttention.'")
