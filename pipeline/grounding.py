@@ -103,6 +103,31 @@ def is_stray_word(sentence: str) -> bool:
     return cjk + 2 * len(WORD.findall(sentence)) < MIN_SENTENCE_WEIGHT
 
 
+# Any sentence end: a name that starts in lower case ("… Leaderboard. xgrammar.") too.
+ANY_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+
+
+# What ends a sentence before a stray word: a word of three letters or more, or Chinese
+# ("e.g. paging" goes on; "Leaderboard. xgrammar." does not).
+REAL_END = re.compile(r"(?:[A-Za-z]{3,}|\d|[)\]\"'])[.!?]$|[。！？]$")
+ABBREVIATIONS = ("etc.", "approx.", "Fig.")
+
+
+def without_stray_words(text: str) -> tuple[str, list[str]]:
+    """The text without its stray words, and the stray words."""
+    pieces = [p.strip() for p in ANY_SENTENCE_END.split(text.strip()) if p.strip()]
+    stray = {
+        k
+        for k in range(1, len(pieces))
+        if is_stray_word(pieces[k])
+        and REAL_END.search(pieces[k - 1])
+        and not pieces[k - 1].endswith(ABBREVIATIONS)
+    }
+    joiner = "" if has_cjk(text) else " "
+    kept = joiner.join(p for k, p in enumerate(pieces) if k not in stray)
+    return (kept, [pieces[k] for k in sorted(stray)]) if stray else (text.strip(), [])
+
+
 def latin_tokens(text: str) -> list[str]:
     """Content words in Latin letters, lowercased, without function words."""
     words = [w.lower() for w in WORD.findall(text)]

@@ -20,6 +20,7 @@ from pipeline.grounding import (
     support,
     unsupported_sentences,
     without_repeats,
+    without_stray_words,
     wrong_language_sentences,
 )
 from pipeline.prompts import REVISE_NOTE, load_prompt
@@ -197,3 +198,11 @@ def test_a_whole_part_of_a_slide_title_is_no_fragment():
 def test_a_stray_word_is_not_a_sentence():
     assert is_stray_word("xgrammar.") and is_stray_word("好的。")
     assert not is_stray_word("xgrammar 更快。") and not is_stray_word("It works.")
+    dumped = "We benchmark with 400 JSON schemas from the leaderboard. xgrammar."
+    assert without_stray_words(dumped) == (dumped.removesuffix(" xgrammar."), ["xgrammar."])
+    assert without_stray_words("测了 400 个 schema。xgrammar。") == (
+        "测了 400 个 schema。",
+        ["xgrammar。"],
+    )
+    for prose in ("It uses e.g. paging here.", "See Fig. 3. It works.", "xgrammar."):
+        assert without_stray_words(prose) == (prose, [])

@@ -33,7 +33,6 @@ from pipeline.grounding import (
     invented_numbers,
     is_dump,
     is_echo,
-    is_stray_word,
     keeps_name,
     kept_terms,
     misbound_numbers,
@@ -43,6 +42,7 @@ from pipeline.grounding import (
     support,
     unsupported_sentences,
     without_repeats,
+    without_stray_words,
     wrong_language_sentences,
 )
 from pipeline.llm.client import LLM, InvalidReply
@@ -127,12 +127,7 @@ def plain(claims: list[Claim], language: str) -> str:
     """The claims as they are, without a stray word a slide's line left in one: grounded
     by construction, if not elegant."""
     ends = "。！？.!?"
-    joiner = "" if language == "zh" else " "
-    statements = [
-        joiner.join(s for s in split_sentences(c.statement) if not is_stray_word(s))
-        or c.statement.strip()
-        for c in claims
-    ]
+    statements = [without_stray_words(c.statement)[0] for c in claims]
     if language == "zh":
         return "".join(s if s[-1] in ends else s + "。" for s in statements)
     return " ".join(s if s[-1] in ends else s + "." for s in statements)
@@ -220,11 +215,7 @@ class Writer:
         found = [f"number {n} is not in the cited passages" for n in invented_numbers(text, source)]
         found += [f"unsupported: {s!r}" for s in unsupported_sentences(text, source)]
         found += binding_findings(text, source)
-        found += [
-            f"a stray word, not a sentence: {s!r}"
-            for s in split_sentences(text)
-            if is_stray_word(s)
-        ]
+        found += [f"a stray word, not a sentence: {s!r}" for s in without_stray_words(text)[1]]
         return found + self.common_findings(text, self.source_language)
 
     def pruned(self, text: str, claims: list[Claim], earlier: list[str]) -> str | None:
