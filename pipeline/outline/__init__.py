@@ -163,11 +163,10 @@ def chapter_title(title: str, sections: list[Section], role, check: TitleCheck) 
     """The model's heading if it can stand; else a whole slide title of the chapter (a
     heading the speaker chose), the names its notes are about, or its role's name; None
     when nothing fits (the chapter then joins the one before: "Part 4" names nothing)."""
-    if not check.problems(title):
-        return heading_of(title.strip())
-    for section in sections:
-        if section.title and not check.problems(section.title):
-            return heading_of(section.title)
+    for candidate in [title.strip(), *(s.title for s in sections if s.title)]:
+        if not check.problems(candidate):
+            shorter = heading_of(candidate)  # a heading of its own, unless that reads as a cut
+            return shorter if not check.problems(shorter) else candidate
     terms = list(dict.fromkeys(t for s in sections for c in s.claims for t in c.terms))
     joint = "与" if check.language == "zh" else " and "
     for named in (joint.join(terms[:2]), *terms[:1]):

@@ -224,3 +224,16 @@ def test_a_slide_titles_series_label_and_aside_are_left_out_of_its_heading():
     assert heading_of("2025 Highlight: DeepSeek V3 Optimization") == "DeepSeek V3 Optimization"
     assert heading_of("第二讲：推理框架") == "推理框架"
     assert heading_of("Part 4") == "Part 4"  # nothing left to name: a check elsewhere
+
+
+def test_a_label_stays_when_the_title_without_it_reads_as_a_cut():
+    from pipeline.outline import TitleCheck, chapter_title
+
+    evidence = Evidence(
+        units=[EvidenceUnit(id="t-1", kind="transcript", text="Topics: Where memory goes, and why")]
+    )
+    check = TitleCheck(evidence, load_prompt("outline"), "en")
+    assert check.problems("Where memory goes")  # a cut of the spoken line
+    assert chapter_title("Technique2: Where memory goes", [], None, check) == (
+        "Technique2: Where memory goes"
+    )
