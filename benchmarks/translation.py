@@ -19,31 +19,22 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pipeline import terminology  # noqa: E402
-from pipeline.draft import KIND_NAMES, DraftPrompts, TextReply, Writer  # noqa: E402
+from pipeline.draft import DraftPrompts, Writer  # noqa: E402
 from pipeline.llm.client import OpenAILLM  # noqa: E402
 from pipeline.llm.server import llm_endpoint  # noqa: E402
 from pipeline.schema import Draft, Evidence  # noqa: E402
 from pipeline.settings import Settings  # noqa: E402
 
-MAX_TOKENS = 900
 
-
-def first_reply(writer: Writer, llm: OpenAILLM, text: str, protect: bool) -> list[str]:
+def first_reply(writer: Writer, text: str, protect: bool) -> list[str]:
     """The findings of the model's first translation of `text`, as the draft checks it."""
-    kept = writer.terms_in(text) + terminology.kept_in_latin(text)
-    asked = terminology.protected(text, kept) if protect else text
-    prompt = writer.prompts.translate("zh").render(
-        kind=KIND_NAMES["zh"]["paragraph"],
-        text=asked,
-        terms=", ".join(writer.terms_in(text)) or "-",
-        glossary=terminology.guide(text, "zh"),
-        revise="",
+    asked = writer.marked(text, "zh") if protect else text
+    plain = terminology.unprotected if protect else (lambda t: t)
+    prompt = writer.translation_prompt(text, asked, "paragraph", "zh", "")
+    _, findings = writer.reply(
+        prompt, lambda t: writer.translation_findings(text, plain(t), "zh"), "zh", 0
     )
-    reply = llm.complete(prompt, TextReply, MAX_TOKENS, variant=0).text
-    reply = terminology.unprotected(reply) if protect else reply
-    reply = terminology.with_house_forms(reply)[0]
-    reply = terminology.with_chinese_forms(reply, writer.terms)[0]
-    return writer.translation_findings(text, reply, "zh")
+    return findings
 
 
 def main() -> None:
@@ -70,7 +61,7 @@ def main() -> None:
             for paragraph in (p for s in draft.en.sections for p in s.paragraphs):
                 paragraphs += 1
                 found = {
-                    way: first_reply(writer, llm, paragraph.text, way == "marked") for way in failed
+                    way: first_reply(writer, paragraph.text, way == "marked") for way in failed
                 }
                 for way, findings in found.items():
                     failed[way] += bool(findings)

@@ -458,22 +458,29 @@ class Writer:
             self.revisions.append(Revision(where=where, findings=findings, action="redrafted"))
         return result
 
+    def marked(self, text: str, target: str) -> str:
+        """The text as the translator gets it: Chinese keeps the names and kept terms in
+        Latin letters, so they go to the model marked as code."""
+        if target != "zh":
+            return text
+        return terminology.protected(text, self.terms_in(text) + terminology.kept_in_latin(text))
+
+    def translation_prompt(self, text: str, asked: str, kind: Kind, target: str, revise: str):
+        """The prompt translating `text`, given to the model as `asked`."""
+        return self.prompts.translate(target).render(
+            kind=KIND_NAMES[target][kind],
+            text=asked,
+            terms=", ".join(self.terms_in(text)) or "-",
+            glossary=terminology.guide(text, target),
+            revise=revise,
+        )
+
     def translated(self, text: str, kind: Kind, target: str) -> tuple[str | None, list[str], bool]:
-        prompt = self.prompts.translate(target)
-        kept = self.terms_in(text) + terminology.kept_in_latin(text)
-        # Chinese keeps the names in Latin letters; they go to the model marked as code.
-        asked = terminology.protected(text, kept) if target == "zh" else text
+        asked = self.marked(text, target)
         plain = terminology.unprotected if asked != text else (lambda t: t)
 
         def render(revise: str):
-            terms = ", ".join(self.terms_in(text)) or "-"
-            return prompt.render(
-                kind=KIND_NAMES[target][kind],
-                text=asked,
-                terms=terms,
-                glossary=terminology.guide(text, target),
-                revise=revise,
-            )
+            return self.translation_prompt(text, asked, kind, target, revise)
 
         def check(result: str) -> list[str]:
             result = plain(result)
