@@ -49,10 +49,10 @@ STEM = 5  # words sharing their first five letters match: "batches", "batching"
 WORD_DISCOUNT = 0.1
 ECHO_MIN_CHARS = 20  # shorter fixed lines ("Article:") are too generic to flag
 ECHO_SIMILARITY = 90
-# A sentence or clause of at least these many words (Chinese characters) repeats an
-# earlier one at this rapidfuzz ratio, or when all of it sits inside one at CONTAINED.
 # Chinese characters plus two per Latin word: "xgrammar。" weighs 2, "xgrammar 更快。" 4.
 MIN_SENTENCE_WEIGHT = 4
+# A sentence or clause of at least these many words (Chinese characters) repeats an
+# earlier one at this rapidfuzz ratio, or when all of it sits inside one at CONTAINED.
 REPEAT_MIN_WORDS = 6
 REPEAT_MIN_CJK = 10
 NEAR_DUPLICATE_SENTENCE = 90
@@ -81,6 +81,12 @@ FRAGMENT_MIN_WORDS = 3
 FRAGMENT_MIN_CJK = 6
 SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[A-Z0-9\"'({CJK_CHARS}])|(?<=[。！？；])")
 CLAUSE_END = re.compile(r"(?<=[.;:!?。；：！？])\s*")
+# Any sentence end: a name that starts in lower case ("… Leaderboard. xgrammar.") too.
+ANY_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+# What ends a sentence before a stray word: a word of three letters or more, or Chinese
+# ("e.g. paging" goes on; "Leaderboard. xgrammar." does not).
+REAL_END = re.compile(r"(?:[A-Za-z]{3,}|\d|[)\]\"'])[.!?]$|[。！？]$")
+ABBREVIATIONS = ("etc.", "approx.", "Fig.")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
 # Chinese function characters: pairs made only of these carry no content.
 CJK_FUNCTION = set("的了是在和与及或也都就而这那个一些我们你他她它其中以为于对把被将会能要可有没不")
@@ -101,16 +107,6 @@ def is_stray_word(sentence: str) -> bool:
     onto the one before, not something an article says."""
     cjk = sum(map(len, CJK_RUN.findall(sentence)))
     return cjk + 2 * len(WORD.findall(sentence)) < MIN_SENTENCE_WEIGHT
-
-
-# Any sentence end: a name that starts in lower case ("… Leaderboard. xgrammar.") too.
-ANY_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
-
-
-# What ends a sentence before a stray word: a word of three letters or more, or Chinese
-# ("e.g. paging" goes on; "Leaderboard. xgrammar." does not).
-REAL_END = re.compile(r"(?:[A-Za-z]{3,}|\d|[)\]\"'])[.!?]$|[。！？]$")
-ABBREVIATIONS = ("etc.", "approx.", "Fig.")
 
 
 def without_stray_words(text: str) -> tuple[str, list[str]]:

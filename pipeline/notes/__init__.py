@@ -201,17 +201,18 @@ def backfill(claims: list[Claim], units: list[EvidenceUnit], limit: int) -> list
     added = []
     ordered = sorted(units, key=lambda u: u.kind != "transcript")
     for unit in ordered:
-        covered = on_slides if unit.id in shown else said
+        on_slide = unit.id in shown
         for sentence in split_sentences(unit.text.replace("\n", ". ")):
             if len(content_tokens(sentence)) < MIN_CONTENT_TOKENS:
                 continue
             # A long sentence may need several excerpts, one per stretch with numbers.
-            while new := quantities(sentence) - covered:
+            while new := quantities(sentence) - (on_slides if on_slide else said):
                 claim = sentence_claim(sentence, unit, min(new, key=sentence.find))
                 added.append(claim)
                 got = numbers(claim.statement) | new & {min(new, key=sentence.find)}
                 said |= got
-                on_slides |= got if unit.id in shown else set()
+                if on_slide:
+                    on_slides |= got
     cited = {u for c in claims + added for u in c.units}
     for unit in units:
         if len(claims) + len(added) >= limit:

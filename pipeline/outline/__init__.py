@@ -92,6 +92,24 @@ def in_language(text: str, language: str) -> bool:
     return has_cjk(text) if language == "zh" else not wrong_language_sentences(text, "en")
 
 
+# A slide title's series label ("Technique2: …", "2025 Highlight: …", "Part 3: …", "第二讲：…")
+# and closing aside ("… (Lower is Better)") belong to the deck's layout, not to a heading.
+SERIES_WORDS = frozenset(
+    {"part", "chapter", "section", "step", "technique", "lesson", "lecture", "module"}
+    | {"topic", "session", "highlight"}
+)
+LABEL = re.compile(r"^\s*([^:：]{1,32}?)\s*[:：]\s*(\S.*)$")
+CHINESE_SERIES = re.compile(r"^第\s*[\d一二三四五六七八九十百]+\s*[章节讲课部分篇]")
+ASIDE = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+
+
+# The title of a deck's last slide, whatever the chapter under it says.
+CLOSING = re.compile(
+    r"q\s*&\s*a|questions?(?:\s*(?:&|and)\s*answers?)?|thanks?(?: you)?|谢谢|问答|答疑|致谢",
+    re.IGNORECASE,
+)
+
+
 class TitleCheck:
     """Whether a heading can stand: not a cut slide line, not the prompt, right language."""
 
@@ -113,24 +131,6 @@ class TitleCheck:
         if CLOSING.fullmatch(title.strip(" !.?！。？")):
             found.append("a closing slide's title")  # over the talk's last points
         return found
-
-
-# A slide title's series label ("Technique2: …", "2025 Highlight: …", "Part 3: …", "第二讲：…")
-# and closing aside ("… (Lower is Better)") belong to the deck's layout, not to a heading.
-SERIES_WORDS = frozenset(
-    {"part", "chapter", "section", "step", "technique", "lesson", "lecture", "module"}
-    | {"topic", "session", "highlight"}
-)
-LABEL = re.compile(r"^\s*([^:：]{1,32}?)\s*[:：]\s*(\S.*)$")
-CHINESE_SERIES = re.compile(r"^第\s*[\d一二三四五六七八九十百]+\s*[章节讲课部分篇]")
-ASIDE = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
-
-
-# The title of a deck's last slide, whatever the chapter under it says.
-CLOSING = re.compile(
-    r"q\s*&\s*a|questions?(?:\s*(?:&|and)\s*answers?)?|thanks?(?: you)?|谢谢|问答|答疑|致谢",
-    re.IGNORECASE,
-)
 
 
 def is_series_label(label: str) -> bool:
