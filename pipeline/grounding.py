@@ -36,6 +36,16 @@ CHINESE_NUMERALS = [
 ]
 SHORT_YEAR = re.compile(r"(?<![\d.])(\d{2})\s*年")
 FULL_YEAR = re.compile(r"(?:19|20)\d\d")
+MONTHS = "January February March April May June July August September October November December"
+# A month by its name where it is a date ("May" is also a verb): before a day or a year, or
+# after "in"; a translation writes it as a number (2025年5月).
+_SHORT = [m[:3] for m in MONTHS.split()] + ["Sept"]
+_MONTH = rf"((?:{'|'.join(MONTHS.split())})(?![a-z])|(?:{'|'.join(_SHORT)})(?![a-z])\.?)"
+MONTH_NAMES = (
+    re.compile(rf"\b{_MONTH}(?=,? (?:\d{{1,2}}(?:st|nd|rd|th)?\b|(?:19|20)\d\d))"),
+    re.compile(rf"\b(?:in|since|until|by|from|of|early|late) {_MONTH}"),
+)
+MONTH_NUMBERS = {name[:3]: str(i) for i, name in enumerate(MONTHS.split(), start=1)}
 COPY_RUN = {"en": 8, "zh": 15}  # words for English, characters for Chinese
 COPY_PUNCTUATION = set("，。、；：？！,.;:?!")
 # A sentence whose content words are less than this share in its cited units is unsupported.
@@ -190,9 +200,11 @@ def _squeezed(source: str) -> str:
 
 
 def number_forms(text: str) -> set[str]:
-    """The numbers of `text` and the other ways to write its years: Chinese speech says
-    "24年" for 2024, which a translation rightly writes out, and the reverse."""
+    """The numbers of `text` and the other ways to write its years and months: Chinese
+    speech says "24年" for 2024, which a translation rightly writes out, and the reverse;
+    "May 2025" is 2025年5月."""
     found = numbers(text)
+    found |= {MONTH_NUMBERS[m[1][:3]] for pattern in MONTH_NAMES for m in pattern.finditer(text)}
     for short in SHORT_YEAR.findall(text):
         found |= {"19" + short, "20" + short}
     found |= {n[2:] for n in found if FULL_YEAR.fullmatch(n)}

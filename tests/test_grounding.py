@@ -69,6 +69,16 @@ def test_a_year_said_short_in_chinese_is_the_same_year_written_out():
     assert missing_numbers({"24"}, "in 2023") == ["24"]
 
 
+def test_a_month_named_in_a_date_is_its_number_in_a_translation():
+    assert missing_numbers({"2025", "5"}, "In May 2025, one node served 52.3k tokens/s.") == []
+    assert missing_numbers({"9"}, "v0.3 (Sept. 2024)") == []
+    assert missing_numbers({"1"}, "released in January") == []
+    assert invented_numbers("2025年5月发布", "It was released in May 2025.") == []
+    # "May" as a verb, or a word that starts like a month, is no date
+    assert missing_numbers({"5"}, "May I ask how fast it is?") == ["5"]
+    assert missing_numbers({"3"}, "Marching 2 steps ahead") == ["3"]
+
+
 def test_prompt_lines_and_the_revise_note_are_echoes():
     lines = prompt_lines([load_prompt("write_paragraph")])
     assert is_echo("Use only the facts in the notes: add no benefits, consequences", lines)
