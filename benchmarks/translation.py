@@ -1,4 +1,5 @@
-"""Names marked as code for the translator, against plain text, side by side in one run:
+"""Names marked as code for the translator, and glossary terms given in their Chinese
+form too, against plain text, side by side in one run:
 every English paragraph of the dev cases' articles (outputs/.benchmarks/<model>/, written
 by benchmarks/article_quality.py) translated into Chinese once each way, first reply only,
 with the bundled LLM. Counts the paragraphs whose reply fails the draft's translation
@@ -26,11 +27,21 @@ from pipeline.schema import Draft, Evidence  # noqa: E402
 from pipeline.settings import Settings  # noqa: E402
 
 
-def first_reply(writer: Writer, text: str, protect: bool) -> list[str]:
+def asked(writer: Writer, text: str, way: str) -> str:
+    """`text` as the translator gets it: plain, names marked, or names marked and the
+    glossary's Chinese forms put in."""
+    if way == "plain":
+        return text
+    names = writer.terms_in(text) + terminology.kept_in_latin(text)
+    forms = terminology.chinese_forms(text) if way == "glossed" else None
+    return terminology.protected(text, names, forms)
+
+
+def first_reply(writer: Writer, text: str, way: str) -> list[str]:
     """The findings of the model's first translation of `text`, as the draft checks it."""
-    asked = writer.marked(text, "zh") if protect else text
-    plain = terminology.unprotected if protect else (lambda t: t)
-    prompt = writer.translation_prompt(text, asked, "paragraph", "zh", "")
+    given = asked(writer, text, way)
+    plain = terminology.unprotected if given != text else (lambda t: t)
+    prompt = writer.translation_prompt(text, given, "paragraph", "zh", "")
     _, findings = writer.reply(
         prompt, lambda t: writer.translation_findings(text, plain(t), "zh"), "zh", 0
     )
@@ -45,7 +56,7 @@ def main() -> None:
     outputs = ROOT / "outputs" / ".benchmarks" / args.model
     settings = Settings()
     settings.llama.model = args.model
-    failed = {"plain": 0, "marked": 0}
+    failed = {"plain": 0, "marked": 0, "glossed": 0}
     paragraphs = 0
     with llm_endpoint(settings) as (endpoint, _):
         llm = OpenAILLM(endpoint, settings.llm)
@@ -60,9 +71,7 @@ def main() -> None:
             writer = Writer(llm, prompts, evidence, terms, "en")
             for paragraph in (p for s in draft.en.sections for p in s.paragraphs):
                 paragraphs += 1
-                found = {
-                    way: first_reply(writer, paragraph.text, way == "marked") for way in failed
-                }
+                found = {way: first_reply(writer, paragraph.text, way) for way in failed}
                 for way, findings in found.items():
                     failed[way] += bool(findings)
                 if any(found.values()):

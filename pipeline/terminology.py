@@ -125,20 +125,30 @@ def kept_in_latin(text: str) -> list[str]:
     return [t.en for t in terms_in(text) if t.zh == t.en]
 
 
-def protected(text: str, names: list[str]) -> str:
+def protected(text: str, names: list[str], forms: dict[str, str] | None = None) -> str:
     """The text with each use of `names` in backticks, as code is: a small model asked to
     translate leaves code alone, where it translates a name that is an ordinary English
-    word ("jump forward" as 跳跃前进). Text that has backticks of its own is left as it is."""
+    word ("jump forward" as 跳跃前进). Each use of a term of `forms` is put in its
+    translation, in backticks too ("a mask over the vocabulary" -> "a `掩码` over the
+    vocabulary"): told the form in the prompt, a small model still writes its own.
+    Text that has backticks of its own is left as it is."""
     if "`" in text:
         return text
-    spans = []
-    for name in sorted(set(names), key=len, reverse=True):
+    spans: list[tuple[int, int, str]] = []
+    forms = forms or {}
+    for name in sorted(set(names) | set(forms), key=len, reverse=True):
         for m in term_pattern(name, plural=True).finditer(text):
-            if not any(a < m.end() and m.start() < b for a, b in spans):
-                spans.append(m.span())
-    for a, b in sorted(spans, reverse=True):
-        text = f"{text[:a]}`{text[a:b]}`{text[b:]}"
+            if not any(a < m.end() and m.start() < b for a, b, _ in spans):
+                spans.append((*m.span(), forms.get(name, m.group())))
+    for a, b, written in sorted(spans, reverse=True):
+        text = f"{text[:a]}`{written}`{text[b:]}"
     return text
+
+
+def chinese_forms(text: str) -> dict[str, str]:
+    """The glossary's terms of an English text that Chinese writes in Chinese, with the
+    form it writes (mask: 掩码)."""
+    return {t.en: t.zh for t in terms_in(text) if has_cjk(t.zh)}
 
 
 def unprotected(text: str) -> str:

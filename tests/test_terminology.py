@@ -1,4 +1,5 @@
 from pipeline.terminology import (
+    chinese_forms,
     guide,
     kept_in_latin,
     missing_forms,
@@ -94,3 +95,13 @@ def test_names_go_to_the_translator_marked_as_code_and_come_back_plain():
     )
     assert unprotected("`xgrammar` 支持 `jump forward`") == "xgrammar 支持 jump forward"
     assert protected("run `make test` first", ["make"]) == "run `make test` first"
+
+
+def test_a_glossary_term_goes_to_the_translator_in_its_chinese_form():
+    text = "A schema serves as a mask over the logit mask, and masks raise throughput."
+    forms = chinese_forms(text)
+    assert forms["mask"] == "掩码" and forms["throughput"] == "吞吐量"
+    assert "logit mask" not in forms  # kept in Latin letters: marked, not translated
+    assert protected(text, kept_in_latin(text), forms) == (
+        "A schema serves as a `掩码` over the `logit mask`, and `掩码` raise `吞吐量`."
+    )

@@ -460,10 +460,12 @@ class Writer:
 
     def marked(self, text: str, target: str) -> str:
         """The text as the translator gets it: Chinese keeps the names and kept terms in
-        Latin letters, so they go to the model marked as code."""
+        Latin letters, so they go to the model marked as code, and the glossary's other
+        terms go in their Chinese form, marked too."""
         if target != "zh":
             return text
-        return terminology.protected(text, self.terms_in(text) + terminology.kept_in_latin(text))
+        names = self.terms_in(text) + terminology.kept_in_latin(text)
+        return terminology.protected(text, names, terminology.chinese_forms(text))
 
     def translation_prompt(self, text: str, asked: str, kind: Kind, target: str, revise: str):
         """The prompt translating `text`, given to the model as `asked`."""
