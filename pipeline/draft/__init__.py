@@ -78,6 +78,9 @@ RESTATE_MAX_TOKENS = 300
 # What a revision did when the model's text did not pass: a fallback stands in for it.
 FALLBACK_ACTIONS = ("replaced by its claims", "dropped", "kept with findings")
 Kind = Literal["title", "summary", "paragraph"]
+# Replies asked for at once when a title's or summary's first translation fails: they are
+# short, so cheap, and unlike a paragraph they have no sentence-by-sentence way out.
+SHORT_CANDIDATES = 3
 KIND_NAMES = {
     "zh": {"title": "标题", "summary": "摘要句", "paragraph": "段落"},
     "en": {"title": "title", "summary": "summary sentence", "paragraph": "paragraph"},
@@ -287,17 +290,19 @@ class Writer:
         language: str,
         style: Callable[[str], list[str]] = lambda _: [],
         max_tokens: int = MAX_TOKENS,
+        candidates: int | None = None,
     ) -> tuple[str | None, list[str], bool]:
-        """Two rounds: one reply, then (if it fails) `candidates` replies at once (the first
-        as warm as the first round, the others other seeds and warmer), each told
-        the first one's findings; the first candidate that passes without a style finding
-        is kept, else the first that passes, else the one with the fewest findings.
+        """Two rounds: one reply, then (if it fails) `candidates` (default: the writer's)
+        replies at once (the first as warm as the first round, the others other seeds and
+        warmer), each told the first one's findings; the first candidate that passes
+        without a style finding is kept, else the first that passes, else the one with the
+        fewest findings.
         Returns the text (None if the endpoint never gave one), the findings that caused a
         retry, and whether the text passed. `style` findings (copying the passages) ask
         for a second round but fail nothing: a text that only copies stands if no
         candidate does better."""
         findings, revise, acceptable, text = [], "", None, None
-        for variants in ([0], list(range(self.candidates))):
+        for variants in ([0], list(range(candidates or self.candidates))):
             prompt = render(revise)
             replies = ordered_map(
                 lambda v, prompt=prompt: self.reply(prompt, check, language, v, max_tokens),
@@ -491,7 +496,8 @@ class Writer:
                 return found + self.name_findings(text, result)
             return self.translation_findings(text, result, target)
 
-        result, findings, passed = self.attempt(render, check, target)
+        wider = max(self.candidates, SHORT_CANDIDATES) if kind != "paragraph" else None
+        result, findings, passed = self.attempt(render, check, target, candidates=wider)
         return (plain(result) if result is not None else None), findings, passed
 
     def by_sentence(self, text: str, target: str) -> str | None:

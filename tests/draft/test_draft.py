@@ -450,14 +450,32 @@ def test_candidates_judged_by_the_checks_keep_the_one_that_passes():
     assert sorted(seeds) == [1234, 1234]
 
 
-def test_a_title_whose_translation_loses_a_name_is_translated_again():
-    # "Paging the KV cache" translated as "分页的键值缓存" loses the name KV cache
-    draft, _, _ = draft_with(
-        [GOOD], [ZH, "分页", "分页的键值缓存", "分页的 KV cache", "内存浪费导致分页。"]
+def test_a_title_whose_translation_loses_a_name_is_translated_again_as_three_candidates():
+    # "Paging the KV cache" translated as "分页的键值缓存" loses the name KV cache; a title
+    # has no sentence-by-sentence way out, so its second round asks three candidates even
+    # where paragraphs ask one, and the one that passes (the third) is kept
+    def is_title(body: dict) -> bool:  # "`分页` the `KV cache`": its terms go in marked
+        asked = body["messages"][1]["content"]
+        return "the `KV cache`" in asked and "PagedAttention" not in asked
+
+    def translate(body: dict) -> str:
+        asked = body["messages"][1]["content"]
+        if is_title(body):
+            return text("分页的 KV cache" if body["seed"] == 1234 + 2 else "分页的键值缓存")
+        if "Memory waste" in asked:
+            return text("内存浪费导致分页。")
+        return text(ZH if "PagedAttention" in asked else "分页")
+
+    replies = PromptReplies(write_paragraph=[text(GOOD)], translate_zh=translate)
+    llm, endpoint = scripted_llm(replies)
+    draft = write_drafts(
+        outline(1), notes([WASTE, BLOCKS]), EVIDENCE, TERMS, llm, DraftPrompts.load()
     )
     assert draft.zh.title == "分页的 KV cache"
     [revision] = [r for r in draft.revisions if r.where == "zh title"]
     assert revision.findings == ["the name 'KV cache' is missing or misspelt"]
+    assert revision.action == "redrafted"
+    assert sorted(r["seed"] for r in endpoint.requests if is_title(r)) == [1234, 1234, 1235, 1236]
 
 
 def test_a_one_sentence_translation_that_keeps_dropping_a_number_is_redone_by_clause():
