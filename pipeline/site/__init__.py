@@ -33,6 +33,8 @@ from pipeline.store import atomic_write_text
 
 # Chinese words are segmented by jieba with zero-width spaces, which must separate words.
 SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
+# The site's own styles (pipeline/site/pictures.css), where the pages link them.
+STYLESHEET = "stylesheets/talk2article.css"
 NAV = {name: name for name in ("首页", "文章", "校对", "关于本站")}
 NAV_EN = {"首页": "Home", "文章": "Articles", "校对": "Proofreading", "关于本站": "About"}
 
@@ -100,6 +102,7 @@ def mkdocs_config(talks: list[PublishedTalk], site_url: str | None) -> dict:
             # no navigation.instant: it breaks the language switch of static-i18n
             "features": ["navigation.tabs", "search.highlight", "content.code.copy"],
         },
+        "extra_css": [STYLESHEET],
         "markdown_extensions": ["admonition", "attr_list", "md_in_html", "tables", "toc"],
         "plugins": [
             {"search": {"separator": SEARCH_SEPARATOR}},
@@ -135,6 +138,8 @@ def write_docs(docs: Path, talks: list[PublishedTalk]) -> None:
     for name, text in pages.items():
         (docs / name).parent.mkdir(parents=True, exist_ok=True)
         (docs / name).write_text(text, encoding="utf-8")
+    (docs / STYLESHEET).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(Path(__file__).with_name("pictures.css"), docs / STYLESHEET)
     for name, picture in {k: v for t in talks for k, v in t.pictures().items()}.items():
         (docs / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(picture, docs / name)

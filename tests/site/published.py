@@ -74,6 +74,10 @@ def text(lang: str, paragraphs, title: str, chapter: str, summary: str) -> Draft
     return DraftText(lang=lang, title=title, summary=summary, sections=[section])
 
 
+def image(slide: int) -> str:
+    return f"slides/slide-{slide:03d}.jpg"
+
+
 def publish(
     outputs: Path,
     slug: str,
@@ -82,23 +86,32 @@ def publish(
     status="succeeded",
     video=VIDEO,
     zh=ZH,
+    en=EN,
+    pictures=(2,),
 ) -> Path:
-    """A talk's outputs folder with articles, a slide picture and a run record; its talk
+    """A talk's outputs folder with articles, a picture of each slide of `pictures` (slide
+    2 is cited by s-02; slide n by s-0n, a unit of its own) and a run record; its talk
     folder is inputs/<slug> beside `outputs`."""
     store = TalkStore(outputs / slug)
     folder = outputs / slug
     (folder / "slides").mkdir(parents=True, exist_ok=True)
-    Image.new("RGB", (320, 180), (40, 90, 160)).save(folder / "slides" / "slide-002.jpg")
+    for n in pictures:
+        Image.new("RGB", (320, 180), (40, 90, 160)).save(folder / "slides" / f"slide-{n:03d}.jpg")
     meta = TalkMeta(title="Paging", speaker="Ada", date=date, video_url=video)
     talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
     draft = Draft(
-        en=text("en", EN, "Paging the KV cache", "Blocks on demand", "Why paging wins."),
+        en=text("en", en, "Paging the KV cache", "Blocks on demand", "Why paging wins."),
         zh=text("zh", zh, title_zh, "按需分块", "从显存浪费出发，拆解分页。"),
         tags=["KV CACHE", "MEMORY"],
         restatements=RESTATEMENTS,
     )
-    evidence = Evidence(units=UNITS)
-    slides = [Slide(index=2, title="PagedAttention", thumbnail="slides/slide-002.jpg")]
+    units = UNITS + [
+        EvidenceUnit(id=f"s-{n:02d}", kind="slide", text=f"Slide {n}", slide=n, image=image(n))
+        for n in pictures
+        if n != 2
+    ]
+    evidence = Evidence(units=units)
+    slides = [Slide(index=n, title=f"Slide {n}", thumbnail=image(n)) for n in pictures]
     deck = Deck(sources=["slides.pdf"], slides=slides, thumbnails="pdf")
     started = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
     run = RunRecord(talk=slug, status=status, started=started, finished=started)

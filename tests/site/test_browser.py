@@ -1,6 +1,7 @@
-"""What a reader sees of a person's review, in headless Chromium: an approved article and
-one awaiting review, each in Chinese and in English. Screenshots in
-outputs/site-screenshots/review/."""
+"""What a reader sees in headless Chromium: a person's review (an approved article and one
+awaiting review, each in Chinese and in English), and paragraphs beside slide pictures that
+stay readable at a desktop's width and a phone's. Screenshots in
+outputs/site-screenshots/review/ and outputs/site-screenshots/widths/."""
 
 import datetime as dt
 from pathlib import Path
@@ -49,3 +50,71 @@ def test_a_reader_sees_whether_a_person_reviewed_the_article(tmp_path):
                 )
                 assert box.text == SEEN[slug, lang]  # first on the page, above the card
                 browser.save_screenshot(str(SCREENSHOTS / f"{slug}-{lang}.png"))
+
+
+WIDTHS = (1280, 390)  # a desktop's window and a phone's
+# A line of text narrower than this (in ems of its font: about 20 Latin letters or 10
+# Chinese characters) is no readable column.
+MIN_LINE_EMS = 10
+# The narrowest line of each paragraph of the article but its last (which may hold a word),
+# in ems of its font; short paragraphs (a picture's own paragraph has no text) are left out.
+LINE_WIDTHS = """
+return [...document.querySelectorAll("article.md-content__inner p")].flatMap(p => {
+  if (p.textContent.trim().length < 40) return [];
+  const range = document.createRange();
+  range.selectNodeContents(p);
+  const lines = {};  // a line's boxes (text, links) by their top
+  for (const r of range.getClientRects()) {
+    const top = Math.round(r.top);
+    const [left, right] = lines[top] || [r.left, r.right];
+    lines[top] = [Math.min(left, r.left), Math.max(right, r.right)];
+  }
+  const tops = Object.keys(lines).map(Number).sort((a, b) => a - b).slice(0, -1);
+  if (!tops.length) return [];
+  const em = parseFloat(getComputedStyle(p).fontSize);
+  const narrowest = Math.min(...tops.map(top => lines[top][1] - lines[top][0]));
+  return [[p.textContent.trim().slice(0, 30), narrowest / em]];
+});
+"""
+# Short paragraphs, each after the picture of a slide of its own: consecutive pictures
+# floated side by side squeezed the next paragraph into a column one character wide.
+PICTURES = (2, 3, 4, 5)
+EN_BESIDE = [
+    (f"Slide {n} shows how the scheduler hands out blocks of the KV cache on demand.", [f"s-0{n}"])
+    for n in PICTURES
+]
+ZH_BESIDE = [
+    (f"第 {n} 页讲调度器如何按需分配 KV cache 的块，不再为最长的回答预留显存。", [f"s-0{n}"])
+    for n in PICTURES
+]
+
+
+def test_paragraphs_beside_slide_pictures_keep_a_readable_column_at_every_width(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    publish(
+        outputs,
+        "pictures",
+        "分页的图",
+        dt.date(2026, 3, 1),
+        zh=ZH_BESIDE,
+        en=EN_BESIDE,
+        pictures=PICTURES,
+    )
+    build_site(outputs, outputs / "site", inputs, policy="preview")
+    shots = SCREENSHOTS.parent / "widths"
+    shots.mkdir(parents=True, exist_ok=True)
+    site, profile = outputs / "site" / "public", tmp_path / "profile"
+    with serving(site, free_port()) as base, chromium(profile) as browser:
+        for lang, path in (("zh", "articles/pictures/"), ("en", "en/articles/pictures/")):
+            for width in WIDTHS:
+                browser.set_window_size(width, 900)
+                browser.get(f"{base}/{path}")
+                WebDriverWait(browser, 30).until(
+                    lambda b: b.execute_script("return document.readyState") == "complete"
+                )
+                lines = browser.execute_script(LINE_WIDTHS)
+                browser.execute_script("document.querySelector('article h2').scrollIntoView()")
+                browser.save_screenshot(str(shots / f"article-{lang}-{width}.png"))
+                assert len(lines) >= len(PICTURES), lines
+                narrow = [(text, round(ems, 1)) for text, ems in lines if ems < MIN_LINE_EMS]
+                assert not narrow, (lang, width, narrow)
