@@ -32,9 +32,9 @@ def asked(writer: Writer, text: str, way: str) -> str:
     glossary's Chinese forms put in."""
     if way == "plain":
         return text
-    names = writer.terms_in(text) + terminology.kept_in_latin(text)
-    forms = terminology.chinese_forms(text) if way == "glossed" else None
-    return terminology.protected(text, names, forms)
+    if way == "marked":
+        return terminology.protected(text, writer.kept_in_latin(text))
+    return writer.marked(text, "zh")
 
 
 def first_reply(writer: Writer, text: str, way: str) -> list[str]:

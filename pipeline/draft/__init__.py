@@ -469,8 +469,13 @@ class Writer:
         terms go in their Chinese form, marked too."""
         if target != "zh":
             return text
-        names = self.terms_in(text) + terminology.kept_in_latin(text)
-        return terminology.protected(text, names, terminology.chinese_forms(text))
+        return terminology.protected(
+            text, self.kept_in_latin(text), terminology.chinese_forms(text)
+        )
+
+    def kept_in_latin(self, text: str) -> list[str]:
+        """The names of `text` and its glossary terms that Chinese keeps in Latin letters."""
+        return self.terms_in(text) + terminology.kept_in_latin(text)
 
     def translation_prompt(self, text: str, asked: str, kind: Kind, target: str, revise: str):
         """The prompt translating `text`, given to the model as `asked`."""

@@ -138,11 +138,11 @@ def write_docs(docs: Path, talks: list[PublishedTalk]) -> None:
     for name, text in pages.items():
         (docs / name).parent.mkdir(parents=True, exist_ok=True)
         (docs / name).write_text(text, encoding="utf-8")
-    (docs / STYLESHEET).parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(Path(__file__).with_name("pictures.css"), docs / STYLESHEET)
-    for name, picture in {k: v for t in talks for k, v in t.pictures().items()}.items():
+    files = {STYLESHEET: Path(__file__).with_name("pictures.css")}
+    files |= {k: v for t in talks for k, v in t.pictures().items()}
+    for name, source in files.items():
         (docs / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(picture, docs / name)
+        shutil.copyfile(source, docs / name)
 
 
 def write_site(

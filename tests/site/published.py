@@ -96,7 +96,7 @@ def publish(
     folder = outputs / slug
     (folder / "slides").mkdir(parents=True, exist_ok=True)
     for n in pictures:
-        Image.new("RGB", (320, 180), (40, 90, 160)).save(folder / "slides" / f"slide-{n:03d}.jpg")
+        Image.new("RGB", (320, 180), (40, 90, 160)).save(folder / image(n))
     meta = TalkMeta(title="Paging", speaker="Ada", date=date, video_url=video)
     talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
     draft = Draft(
