@@ -23,7 +23,10 @@ so a short name may be corrected, under rules that put precision first:
 - a word is corrected only where the slide shows the same number after the same
   neighbour: "input link 4096" while the slide shows "input length 4096", "at size 256"
   for "batch size 256". The heard word must be part of the slide's word or sound as its
-  start, and must not be on that line of the slide.
+  start, and must not be on that line of the slide;
+- a word framed by the slide's words takes the slide's word between them: "the DeepSeek
+  KDI price" while the slide shows "DeepSeek API price". The heard word is no English word,
+  no term of the deck and nowhere on the slide, and it is about as long as the slide's.
 """
 
 import re
@@ -234,6 +237,43 @@ def words_corrected(text: str, start: float, slide: int, shown: str, corrections
     return PHRASE.sub(replace, text)
 
 
+FRAMED_LENGTH = 2  # letters the heard word and the slide's may differ in length
+
+
+def framed_corrected(
+    text: str, start: float, slide: int, shown: str, deck_terms: set[str], corrections: list
+) -> str:
+    """A heard word between the two words that frame one word of the slide's line."""
+    between: dict[tuple[str, str], set[str]] = {}
+    for line in shown.splitlines():
+        words = WORD.findall(line)
+        for before, word, after in zip(words, words[1:], words[2:], strict=False):
+            between.setdefault((before.lower(), after.lower()), set()).add(word)
+    on_slide = {w.lower() for w in WORD.findall(shown)} | {squash(t) for t in deck_terms}
+    spoken = list(WORD.finditer(text))
+    out, done = [], 0
+    for before, heard, after in zip(spoken, spoken[1:], spoken[2:], strict=False):
+        gaps = (text[before.end() : heard.start()], text[heard.end() : after.start()])
+        shown_words = between.get((before.group().lower(), after.group().lower()), set())
+        word = heard.group()
+        if (
+            len(shown_words) != 1
+            or heard.start() < done
+            or not all(RUN_GAP.fullmatch(g) for g in gaps)
+            or word.lower() in on_slide
+            or squash(word) in on_slide
+            or is_english(word)
+        ):
+            continue
+        [name] = shown_words
+        if abs(len(squash(word)) - len(squash(name))) > FRAMED_LENGTH:
+            continue
+        corrections.append(correction(start, word, name, slide))
+        out += [text[done : heard.start()], name]
+        done = heard.end()
+    return "".join(out) + text[done:]
+
+
 def correction(start: float, heard: str, shown: str, slide: int) -> Correction:
     score = round(fuzz.ratio(squash(heard), squash(shown)), 1)
     return Correction(start=start, original=heard, corrected=shown, score=score, slide=slide)
@@ -251,4 +291,5 @@ def correct_on_screen(
     text = numbers_corrected(text, start, slide, shown, corrections)
     text = thousands_corrected(text, start, slide, shown, corrections)
     text = words_corrected(text, start, slide, shown, corrections)
+    text = framed_corrected(text, start, slide, shown, deck_terms, corrections)
     return text, corrections

@@ -98,3 +98,18 @@ def test_a_name_heard_as_several_words_takes_the_slides_form():
         "it is a real, L-shaped curve",  # a comma is no gap inside a name
     ):
         assert corrected(said, slide=slide) == (said, [])
+
+
+def test_a_word_framed_by_the_slides_words_takes_the_slides_word():
+    slide = "Performance at (May. 2025)\n5x cheaper than DeepSeek API price"
+    assert corrected("five times cheaper than the DeepSeek KDI price.", slide=slide) == (
+        "five times cheaper than the DeepSeek API price.",
+        [("KDI", "API", 4, 30.0)],
+    )
+    for said in (
+        "than the DeepSeek list price",  # an English word may be what was said
+        "than the DeepSeek KDI cost",  # framed on one side only
+        "than the DeepSeek Kubernetes price",  # much longer than the slide's word
+    ):
+        assert corrected(said, slide=slide) == (said, [])
+    assert corrected("the DeepSeek KDI price", slide=slide, deck_terms={"KDI"})[1] == []
