@@ -117,6 +117,12 @@ class TitleCheck:
         self.lines = evidence.lines()
         self.prompt_lines = prompt_lines([prompt])
         self.language = language
+        self.article_titles: set[str] = set()  # a chapter's heading is not the article's
+
+    def taking(self, *titles: str | None) -> "TitleCheck":
+        """The check, from now on refusing the article's own title as a heading."""
+        self.article_titles |= {normal(t) for t in titles if t}
+        return self
 
     def problems(self, title: str) -> list[str]:
         found = []
@@ -130,7 +136,14 @@ class TitleCheck:
             found.append("too long for a heading")  # a copied line of the notes listing
         if CLOSING.fullmatch(title.strip(" !.?！。？")):
             found.append("a closing slide's title")  # over the talk's last points
+        if normal(title) in self.article_titles:
+            found.append("the article's title")  # names the whole talk, not one chapter
         return found
+
+
+def normal(text: str) -> str:
+    """Lower case, without punctuation or spaces: a title said again is the same title."""
+    return re.sub(r"[\W_]+", "", text.lower())
 
 
 def is_series_label(label: str) -> bool:
@@ -232,18 +245,23 @@ def build_outline(
     else:
         title = meta.title or notes.sections[0].title or first_claim
         warnings.append(f"outline: proposed title {reply.title!r} rejected")
-    summary = reply.summary.strip()
-    if is_echo(summary, check.prompt_lines) or not in_language(summary, language):
-        warnings.append(f"outline: proposed summary {summary!r} rejected")
-        summary = first_claim
     proposed = [t.strip().upper() for t in reply.tags if t.strip().isascii()]
     tags = meta.tags or grounded_tags(proposed, evidence)[:3]
     if not meta.tags and len(tags) < len(proposed):
         warnings.append(f"outline: tags the talk never mentions dropped: {proposed}")
-    chapters = plan_chapters(reply, notes, check)
+    chapters = plan_chapters(reply, notes, check.taking(title, meta.title))
+    explained = subtitle_terms(title, chapters, notes, evidence, meta)
+    summary = reply.summary.strip()
+    if (
+        is_echo(summary, check.prompt_lines)
+        or not in_language(summary, language)
+        or normal(summary) in normal(title)  # the title said again is no summary
+    ):
+        warnings.append(f"outline: proposed summary {summary!r} rejected")
+        summary = composed_summary(explained, language) or first_claim
     return Outline(
         language=language,
-        title=with_subtitle(title, chapters, notes, evidence, meta),
+        title=with_subtitle(title, explained),
         summary=summary,
         tags=tags,
         chapters=chapters,
@@ -280,15 +298,12 @@ def explained_terms(
     return headed, sorted(mentioned, key=lambda t: -counts[t])
 
 
-def with_subtitle(
+def subtitle_terms(
     title: str, chapters: list[Chapter], notes: Notes, evidence: Evidence, meta: TalkMeta
-) -> str:
-    """The title, then two or three terms its mechanism chapters explain (one a chapter
-    first), never one the title already names, a part of another, or the speaker's name:
-    "Serving LLMs without wasting GPU memory: PagedAttention, prefix caching and
-    continuous batching"."""
-    if TITLE_SEPARATORS.search(title):
-        return title
+) -> list[str]:
+    """Two or three terms the mechanism chapters explain (one a chapter first), never one
+    the title already names, a part of another, or the speaker's name; none when fewer
+    than two fit (one term is no summary of a talk: "…: DeepSeek")."""
     named = title.lower() + " " + (meta.speaker or "").lower()
     chosen: list[str] = []
 
@@ -307,8 +322,31 @@ def with_subtitle(
     for term in mentioned:
         chosen += [term] if fits(term) else []
     chosen = chosen[:SUBTITLE_TERMS]
-    if len(chosen) < 2:  # one term is no summary of a talk ("…: DeepSeek")
+    return chosen if len(chosen) >= 2 else []
+
+
+def listed(terms: list[str], chinese: bool) -> str:
+    if chinese:
+        return f"{'、'.join(terms[:-1])} 与 {terms[-1]}"
+    return f"{', '.join(terms[:-1])} and {terms[-1]}"
+
+
+def with_subtitle(title: str, terms: list[str]) -> str:
+    """The title, then the terms its mechanism chapters explain, in the house style
+    ("main claim: subtitle"): "Serving LLMs without wasting GPU memory: PagedAttention,
+    prefix caching and continuous batching"; a title with a subtitle stays as it is."""
+    if TITLE_SEPARATORS.search(title) or not terms:
         return title
     if has_cjk(title):
-        return f"{title}：{'、'.join(chosen[:-1])} 与 {chosen[-1]}"
-    return f"{title}: {', '.join(chosen[:-1])} and {chosen[-1]}"
+        return f"{title}：{listed(terms, chinese=True)}"
+    return f"{title}: {listed(terms, chinese=False)}"
+
+
+def composed_summary(terms: list[str], language: str) -> str:
+    """The card's sentence in the house pattern when the model's cannot stand, naming what
+    the article takes apart; empty without terms to name."""
+    if not terms:
+        return ""
+    if language == "zh":
+        return f"本文拆解 {listed(terms, chinese=True)}。"
+    return f"The article takes apart {listed(terms, chinese=False)}."

@@ -164,8 +164,12 @@ def test_two_chapters_with_one_heading_become_one():
 
 
 def test_a_title_gets_a_subtitle_naming_what_its_mechanism_chapters_explain():
-    from pipeline.outline import with_subtitle
+    from pipeline.outline import subtitle_terms
+    from pipeline.outline import with_subtitle as subtitled
     from pipeline.schema import Chapter, GlossaryEntry
+
+    def with_subtitle(title, chapters, notes, evidence, meta):
+        return subtitled(title, subtitle_terms(title, chapters, notes, evidence, meta))
 
     notes = Notes(
         language="en",
@@ -237,3 +241,28 @@ def test_a_label_stays_when_the_title_without_it_reads_as_a_cut():
     assert chapter_title("Technique2: Where memory goes", [], None, check) == (
         "Technique2: Where memory goes"
     )
+
+
+def test_a_heading_or_summary_that_repeats_the_articles_title_is_replaced():
+    # a small model heads the first chapter with the talk's title and gives it again as the
+    # summary: the heading names the whole talk, the card says nothing more than its title
+    outline, _ = outline_with(
+        chapter("sec-01", "Paging the KV cache", "problem"),
+        chapter("sec-02", "How paging works", "mechanism"),
+        summary="Paging the KV cache.",
+    )
+    assert outline.chapters[0].title == "Why memory is wasted"  # its slide's title
+    assert outline.summary == "Reserving the maximum length wastes 60 to 80 percent."
+    assert "outline: proposed summary 'Paging the KV cache.' rejected" in outline.warnings
+
+
+def test_a_summary_that_cannot_stand_names_what_the_article_takes_apart():
+    from pipeline.outline import composed_summary
+
+    assert composed_summary(["PagedAttention", "prefix caching"], "en") == (
+        "The article takes apart PagedAttention and prefix caching."
+    )
+    assert composed_summary(["PagedAttention", "prefix caching", "KV cache"], "zh") == (
+        "本文拆解 PagedAttention、prefix caching 与 KV cache。"
+    )
+    assert composed_summary([], "zh") == ""
