@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
+from wordfreq import zipf_frequency
 
 from pipeline import fidelity, terminology
 from pipeline.evidence import term_pattern
@@ -60,7 +61,7 @@ from pipeline.schema import (
     Restatement,
     Revision,
 )
-from pipeline.text import LANGUAGE_NAMES, has_cjk, numbers
+from pipeline.text import CJK_RUN, LANGUAGE_NAMES, has_cjk, numbers
 
 MAX_TOKENS = 900
 CLAIMS_PER_PARAGRAPH = 4
@@ -77,14 +78,27 @@ RESTATED_MIN_SUPPORT = 0.7  # stricter than a paragraph's sentences: it says one
 RESTATE_MAX_TOKENS = 300
 # What a revision did when the model's text did not pass: a fallback stands in for it.
 FALLBACK_ACTIONS = ("replaced by its claims", "dropped", "kept with findings")
-Kind = Literal["title", "summary", "paragraph"]
+Kind = Literal["title", "summary", "paragraph", "word"]
 # Replies asked for at once when a title's or summary's first translation fails: they are
 # short, so cheap, and unlike a paragraph they have no sentence-by-sentence way out.
 SHORT_CANDIDATES = 3
 KIND_NAMES = {
-    "zh": {"title": "标题", "summary": "摘要句", "paragraph": "段落"},
-    "en": {"title": "title", "summary": "summary sentence", "paragraph": "paragraph"},
+    "zh": {"title": "标题", "summary": "摘要句", "paragraph": "段落", "word": "词"},
+    "en": {
+        "title": "title",
+        "summary": "summary sentence",
+        "paragraph": "paragraph",
+        "word": "word",
+    },
 }
+# Chinese words an English translation left as they were are translated one by one, as
+# meant in their sentence, when there are this few and they are this short (a longer run
+# is an untranslated clause: the paragraph is translated sentence by sentence instead).
+MAX_LEFT_WORDS = 3
+MAX_LEFT_CHARS = 6
+MAX_WORD_TRANSLATION = 4  # English words for one Chinese word: more is a sentence
+COMMON_ENGLISH = 4.0  # zipf: "Blocks" is a word capitalised, "Huawei" (3.3) a name
+SPACE_BEFORE = re.compile(r"(?<=[(\[]) | (?=[,.;:!?)\]])")
 
 
 class TextReply(BaseModel):
@@ -477,10 +491,14 @@ class Writer:
         """The names of `text` and its glossary terms that Chinese keeps in Latin letters."""
         return self.terms_in(text) + terminology.kept_in_latin(text)
 
-    def translation_prompt(self, text: str, asked: str, kind: Kind, target: str, revise: str):
-        """The prompt translating `text`, given to the model as `asked`."""
+    def translation_prompt(
+        self, text: str, asked: str, kind: Kind, target: str, revise: str, context: str = ""
+    ):
+        """The prompt translating `text`, given to the model as `asked`; a word is translated
+        as meant in its `context`."""
+        name = KIND_NAMES[target][kind]
         return self.prompts.translate(target).render(
-            kind=KIND_NAMES[target][kind],
+            kind=f"{name} (as meant in: {context})" if context else name,
             text=asked,
             terms=", ".join(self.terms_in(text)) or "-",
             glossary=terminology.guide(text, target),
@@ -503,7 +521,50 @@ class Writer:
 
         wider = max(self.candidates, SHORT_CANDIDATES) if kind != "paragraph" else None
         result, findings, passed = self.attempt(render, check, target, candidates=wider)
-        return (plain(result) if result is not None else None), findings, passed
+        result = plain(result) if result is not None else None
+        if (
+            not passed
+            and kind == "paragraph"
+            and result
+            and (words := self.words_left(text, result, target))
+        ):
+            return words, findings, True
+        return result, findings, passed
+
+    def words_left(self, source: str, result: str, target: str) -> str | None:
+        """An English translation with the few Chinese words it left as they were (负责人)
+        translated one by one, as meant in their sentence of the source, if the whole then
+        passes; None otherwise."""
+        left = list(dict.fromkeys(CJK_RUN.findall(result))) if target == "en" else []
+        if not left or len(left) > MAX_LEFT_WORDS or any(len(w) > MAX_LEFT_CHARS for w in left):
+            return None
+        for word in left:
+            english = self.word_translated(word, source)
+            if english is None:
+                return None
+            result = result.replace(word, f" {english} ")
+        result = SPACE_BEFORE.sub("", " ".join(result.split()))
+        return None if self.translation_findings(source, result, target) else result
+
+    def word_translated(self, word: str, source: str) -> str | None:
+        context = next((s for s in split_sentences(source) if word in s), "")
+
+        def render(revise: str):
+            return self.translation_prompt(word, word, "word", "en", revise, context)
+
+        def check(result: str) -> list[str]:
+            if has_cjk(result) or len(result.split()) > MAX_WORD_TRANSLATION:
+                return ["translate only this word, into English"]
+            return []
+
+        result, _, passed = self.attempt(render, check, "en", candidates=SHORT_CANDIDATES)
+        if not passed or not result:
+            return None
+        words = result.strip().rstrip(".").split()
+        common = len(words) > 1 or zipf_frequency(words[0], "en") >= COMMON_ENGLISH
+        if words[0].istitle() and common and all(w.islower() for w in words[1:]):
+            words[0] = words[0].lower()  # "Person in charge" inside a sentence; Huawei stays
+        return " ".join(words)
 
     def by_sentence(self, text: str, target: str) -> str | None:
         """The paragraph translated one sentence at a time, a sentence that still fails (or

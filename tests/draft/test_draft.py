@@ -273,7 +273,9 @@ def chinese_talk(translations: list[str]):
 
 HEADINGS = ["Paging", "Paging the KV cache", "Waste."]
 FIRST, SECOND = GOOD.split(". ")
-LEFT_UNTRANSLATED = GOOD.replace("blocks", "块")
+# a run of Chinese too long to be a word left untranslated: the sentence is redone
+BLOCKS_LEFT = ("blocks handed out on demand", "按需分配出去的块")
+LEFT_UNTRANSLATED = GOOD.replace(*BLOCKS_LEFT)
 
 
 def test_a_translation_failing_twice_is_redone_sentence_by_sentence():
@@ -286,12 +288,24 @@ def test_a_translation_failing_twice_is_redone_sentence_by_sentence():
 def test_a_translation_failing_sentence_by_sentence_is_kept_with_its_findings():
     replies = (
         [LEFT_UNTRANSLATED] * 2
-        + [FIRST + ".", SECOND.replace("blocks", "块")]
-        + [SECOND.replace("blocks", "块")]
+        + [FIRST + ".", SECOND.replace(*BLOCKS_LEFT)]
+        + [SECOND.replace(*BLOCKS_LEFT)]
     )
     draft, _, _ = chinese_talk([*replies, *HEADINGS])
     assert draft.en.sections[0].paragraphs[0].text == LEFT_UNTRANSLATED
     assert [r.action for r in draft.revisions] == ["kept with findings"]
+
+
+def test_a_word_a_translation_left_in_chinese_is_translated_alone_in_its_sentence():
+    # "…in 16-token 块 handed out on demand": the word, not the paragraph, is asked again
+    left = GOOD.replace("blocks", "块")
+    draft, endpoint, _ = chinese_talk([left, left, "Blocks", *HEADINGS])
+    assert draft.en.sections[0].paragraphs[0].text == GOOD
+    asked = endpoint.user_messages()[-4]  # the word, then the headings and summary
+    assert "word (as meant in: PagedAttention 把 KV cache 存进 16 个 token 的块中。)" in asked
+    [revision] = [r for r in draft.revisions if r.where == "en §1¶1"]
+    assert revision.action == "redrafted"
+    assert revision.findings == [f"not in English: {left.split('. ')[1]!r}"]
 
 
 COPIED = (  # the passages word for word
