@@ -11,6 +11,9 @@ misspelt, a number of its notes left out or a repeat of an earlier paragraph is 
 once with those findings. If it fails again, its failing sentences are cut when what is
 left passes every check; otherwise it is replaced by its claims as they are. Fabricated
 text is never kept.
+A translation that keeps failing is redone sentence by sentence, and clause by clause; one
+into English whose only fault is a few Chinese words left as they were gets those words
+translated alone, as meant in their sentence.
 Every revision is recorded. A paragraph cites the units of its claims, not its chapter's.
 """
 
