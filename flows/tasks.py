@@ -165,6 +165,9 @@ def notes(
     return run_stage(run, stages.NOTES, make, key)
 
 
+OUTLINE_PROMPTS = ("outline", "outline_heading")
+
+
 def outline(
     run: TalkRun,
     notes: Notes,
@@ -173,11 +176,11 @@ def outline(
     settings: Settings,
     llm: LLMSession,
 ) -> Outline:
-    prompt = load_prompt("outline", settings.prompts_dir)
-    key = {"notes": notes, "evidence": evidence, "meta": meta, "prompts": [prompt]}
+    prompt, heading = (load_prompt(n, settings.prompts_dir) for n in OUTLINE_PROMPTS)
+    key = {"notes": notes, "evidence": evidence, "meta": meta, "prompts": [prompt, heading]}
 
     def make() -> Outline:
-        return build_outline(notes, evidence, meta, llm_for(llm, run), prompt)
+        return build_outline(notes, evidence, meta, llm_for(llm, run), prompt, heading)
 
     return run_stage(run, stages.OUTLINE, make, key | llm_key(settings, llm))
 
@@ -232,7 +235,7 @@ def review(
     """The checks and the verdict in code; the card's prose by the model, checked."""
     card_prompt = load_prompt("review_card", settings.prompts_dir)
     drafting = draft_prompts(settings)
-    prompts = [load_prompt(name, settings.prompts_dir) for name in ("notes", "outline")]
+    prompts = [load_prompt(name, settings.prompts_dir) for name in ("notes", *OUTLINE_PROMPTS)]
     prompts += drafting.all()
     language = writing_language(evidence.language)
     key = {

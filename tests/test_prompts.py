@@ -5,6 +5,7 @@ from pipeline.prompts import PromptError, load_prompt
 SHIPPED = [
     "notes",
     "outline",
+    "outline_heading",
     "write_paragraph",
     "translate_zh",
     "translate_en",

@@ -4,12 +4,15 @@ talk's sections, planned by the LLM over the notes (reduce after the notes' map)
 The model only says where chapters start, what they are called and which causal role
 they play; code keeps them in talk order, covering every section once. A role is kept only
 where the chapter's notes back it (no "results" without a number), and a title that is a
-slide fragment, a line of the prompt or in the wrong language is replaced. A title without
-a subtitle gets one in the house style ("main claim: subtitle"), naming the terms its
-mechanism chapters explain.
+slide fragment, a sentence, the article's own title, a line of the prompt or in the wrong
+language is replaced (by a slide title, or a heading the model names for that chapter
+alone from its notes, or the names they are about). A title without a subtitle gets one
+in the house style ("main claim: subtitle"), naming the terms its mechanism chapters
+explain.
 """
 
 import re
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
@@ -22,8 +25,8 @@ from pipeline.grounding import (
     support,
     wrong_language_sentences,
 )
-from pipeline.llm.client import LLM
-from pipeline.prompts import Prompt
+from pipeline.llm.client import LLM, InvalidReply
+from pipeline.prompts import REVISE_NOTE, Prompt
 from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Section, TalkMeta
 from pipeline.text import LANGUAGE_NAMES, estimate_tokens, has_cjk, numbers
 
@@ -89,7 +92,16 @@ def reply_model(section_ids: list[str]) -> type[BaseModel]:
 
 
 def in_language(text: str, language: str) -> bool:
-    return has_cjk(text) if language == "zh" else not wrong_language_sentences(text, "en")
+    """Chinese is Chinese prose (names inside it are fine), not an English sentence with
+    one Chinese word ("Huggingface的TGI, sGLang, and LMDeploy are now open-source.")."""
+    if language == "zh" and not has_cjk(text):
+        return False
+    return not wrong_language_sentences(text, language)
+
+
+# A heading that ends as a sentence does, or runs on after a Chinese comma, is a sentence
+# (an English comma may list: "Prefill, decode and the KV cache").
+SENTENCE_END = re.compile(r"[。！？.!?]$|[，；]\s*\S")
 
 
 # A slide title's series label ("Technique2: …", "2025 Highlight: …", "Part 3: …", "第二讲：…")
@@ -138,6 +150,8 @@ class TitleCheck:
             found.append("a closing slide's title")  # over the talk's last points
         if normal(title) in self.article_titles:
             found.append("the article's title")  # names the whole talk, not one chapter
+        if SENTENCE_END.search(title.strip()):
+            found.append("a sentence, not a heading")
         return found
 
 
@@ -172,14 +186,23 @@ def spans(starts: list[int], count: int) -> list[range]:
     return [range(bounds[k], bounds[k + 1]) for k in range(len(starts))]
 
 
-def chapter_title(title: str, sections: list[Section], role, check: TitleCheck) -> str | None:
+def chapter_title(
+    title: str,
+    sections: list[Section],
+    role,
+    check: TitleCheck,
+    named: Callable[[list[Section]], str | None] = lambda _: None,
+) -> str | None:
     """The model's heading if it can stand; else a whole slide title of the chapter (a
-    heading the speaker chose), the names its notes are about, or its role's name; None
-    when nothing fits (the chapter then joins the one before: "Part 4" names nothing)."""
+    heading the speaker chose), a heading `named` for the chapter alone, the names its
+    notes are about, or its role's name; None when nothing fits (the chapter then joins
+    the one before: "Part 4" names nothing)."""
     for candidate in [title.strip(), *(s.title for s in sections if s.title)]:
         if not check.problems(candidate):
             shorter = heading_of(candidate)  # a heading of its own, unless that reads as a cut
             return shorter if not check.problems(shorter) else candidate
+    if heading := named(sections):
+        return heading
     terms = list(dict.fromkeys(t for s in sections for c in s.claims for t in c.terms))
     joint = "与" if check.language == "zh" else " and "
     for named in (joint.join(terms[:2]), *terms[:1]):
@@ -188,7 +211,12 @@ def chapter_title(title: str, sections: list[Section], role, check: TitleCheck) 
     return ROLE_TITLES[check.language][role] if role else None
 
 
-def plan_chapters(reply, notes: Notes, check: TitleCheck) -> list[Chapter]:
+def plan_chapters(
+    reply,
+    notes: Notes,
+    check: TitleCheck,
+    named: Callable[[list[Section]], str | None] = lambda _: None,
+) -> list[Chapter]:
     index = {s.id: i for i, s in enumerate(notes.sections)}
     by_start = {}
     for chapter in sorted(reply.chapters, key=lambda c: index[c.first_section]):
@@ -205,7 +233,7 @@ def plan_chapters(reply, notes: Notes, check: TitleCheck) -> list[Chapter]:
         role = None if proposed.role == "none" else proposed.role
         if role == "results" and not any(numbers(c.statement) for c in claims):
             role = None  # a "results" chapter without a single measured number
-        title = chapter_title(proposed.title, sections, role, check)
+        title = chapter_title(proposed.title, sections, role, check, named)
         # Nothing to say, no heading of its own, or the heading of the chapter before:
         # its sections join that chapter.
         if chapters and (not claims or title is None or title == chapters[-1].title):
@@ -223,9 +251,66 @@ def grounded_tags(tags: list[str], evidence: Evidence) -> list[str]:
     return [tag for tag in tags if support(tag, said) == 1.0]
 
 
+class HeadingReply(BaseModel):
+    title: str = Field(min_length=2, max_length=80)
+
+
+HEADING_SIZES = {"zh": "4 to 14 Chinese characters", "en": "2 to 8 words"}
+HEADING_MAX_TOKENS = 60
+# A heading named for one chapter says what its notes say: this share of its words at least.
+HEADING_MIN_SUPPORT = 0.5
+
+
+def heading_namer(
+    llm: LLM, prompt: Prompt, title: str, check: TitleCheck
+) -> Callable[[list[Section]], str | None]:
+    """Names a chapter from its notes alone, when the plan's heading cannot stand: a small
+    model planning a long talk at once heads chapters with a note copied whole; asked for
+    one heading at a time it names the topic. A heading that fails the checks twice is
+    none."""
+    language = check.language
+    roles = set(ROLE_TITLES[language].values())
+
+    def named(sections: list[Section]) -> str | None:
+        said = "\n".join(c.statement for s in sections for c in s.claims)
+        if not said:
+            return None
+        revise = ""
+        for variant in (0, 1):
+            rendered = prompt.render(
+                title=title,
+                notes=clip(said, LISTING_TOKENS // 4),
+                language=LANGUAGE_NAMES[language],
+                size=HEADING_SIZES[language],
+                revise=revise,
+            )
+            try:
+                heading = llm.complete(rendered, HeadingReply, HEADING_MAX_TOKENS, variant)
+            except InvalidReply:
+                return None
+            heading = heading.title.strip().strip("\"'“”「」")
+            found = check.problems(heading)
+            found += ["a role, not a topic"] if heading in roles else []
+            if support(heading, said) < HEADING_MIN_SUPPORT:
+                found.append("names what the notes do not say")
+            if not found:
+                return heading
+            revise = REVISE_NOTE.format(findings="; ".join(found))
+        return None
+
+    return named
+
+
 def build_outline(
-    notes: Notes, evidence: Evidence, meta: TalkMeta, llm: LLM, prompt: Prompt
+    notes: Notes,
+    evidence: Evidence,
+    meta: TalkMeta,
+    llm: LLM,
+    prompt: Prompt,
+    heading: Prompt | None = None,
 ) -> Outline:
+    """The plan of the article; `heading` (the outline_heading prompt) names a chapter
+    whose planned heading cannot stand, from its notes alone."""
     language = notes.language
     ids = [s.id for s in notes.sections]
     rendered = prompt.render(
@@ -249,7 +334,9 @@ def build_outline(
     tags = meta.tags or grounded_tags(proposed, evidence)[:3]
     if not meta.tags and len(tags) < len(proposed):
         warnings.append(f"outline: tags the talk never mentions dropped: {proposed}")
-    chapters = plan_chapters(reply, notes, check.taking(title, meta.title))
+    check = check.taking(title, meta.title)
+    named = heading_namer(llm, heading, title, check) if heading else (lambda _: None)
+    chapters = plan_chapters(reply, notes, check, named)
     explained = subtitle_terms(title, chapters, notes, evidence, meta)
     summary = reply.summary.strip()
     if (

@@ -266,3 +266,35 @@ def test_a_summary_that_cannot_stand_names_what_the_article_takes_apart():
         "本文拆解 PagedAttention、prefix caching 与 KV cache。"
     )
     assert composed_summary([], "zh") == ""
+
+
+def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
+    # planning a long talk at once, a small model heads a chapter with a note copied whole
+    # (a sentence); asked for that chapter's heading alone it names the topic, checked like
+    # any heading: a role's name or words the notes do not say are asked again, then none
+    plan = {
+        "title": "Paging the KV cache",
+        "summary": "From wasted memory to paged blocks: how the cache is kept.",
+        "tags": ["KV CACHE"],
+        "chapters": [
+            chapter("sec-01", "Where memory goes", "problem"),
+            chapter("sec-02", "The cache is kept in blocks.", "mechanism"),
+            chapter("sec-03", "Sharing prefixes is future work.", "limits"),
+        ],
+    }
+    replies = [
+        json.dumps(plan),
+        json.dumps({"title": "Cache blocks"}),
+        json.dumps({"title": "Results"}),  # a role, not a topic: asked again
+        json.dumps({"title": "Quantum gravity"}),  # not in the notes: no heading
+    ]
+    llm, endpoint = scripted_llm(replies)
+    notes = NOTES.model_copy(deep=True)
+    for s in notes.sections:
+        s.title = None  # subtitles: no slide titles to fall back on
+    prompts = load_prompt("outline"), load_prompt("outline_heading")
+    outline = build_outline(notes, EVIDENCE, TalkMeta(), llm, *prompts)
+    assert [c.title for c in outline.chapters] == ["Where memory goes", "Cache blocks", "Limits"]
+    asked = endpoint.user_messages()[1]
+    assert "The cache is kept in blocks." in asked and "in English (2 to 8 words)" in asked
+    assert "a role, not a topic" in endpoint.requests[3]["messages"][0]["content"]
