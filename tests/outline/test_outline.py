@@ -39,14 +39,28 @@ def chapter(first: str, title: str, role: str) -> dict:
     return {"first_section": first, "title": title, "role": role}
 
 
+def plan(*chapters: dict, title="Paging the KV cache", summary=None, tags=("kv cache", "Serving")):
+    """The outline's reply."""
+    return json.dumps(
+        {
+            "title": title,
+            "summary": summary or "From wasted memory to paged blocks: how the cache is kept.",
+            "tags": list(tags),
+            "chapters": list(chapters),
+        }
+    )
+
+
+def untitled(notes: Notes) -> Notes:
+    """The notes without slide titles to fall back on (a talk given as subtitles)."""
+    notes = notes.model_copy(deep=True)
+    for s in notes.sections:
+        s.title = ""
+    return notes
+
+
 def outline_with(*chapters: dict, title="Paging the KV cache", summary=None, meta=None):
-    reply = {
-        "title": title,
-        "summary": summary or "From wasted memory to paged blocks: how the cache is kept.",
-        "tags": ["kv cache", "Serving"],
-        "chapters": list(chapters),
-    }
-    llm, endpoint = scripted_llm([json.dumps(reply)])
+    llm, endpoint = scripted_llm([plan(*chapters, title=title, summary=summary)])
     outline = build_outline(NOTES, EVIDENCE, meta or TalkMeta(), llm, load_prompt("outline"))
     return outline, endpoint
 
@@ -131,21 +145,15 @@ def test_tags_are_kept_only_when_the_talk_says_their_words():
 
 
 def test_a_chapter_without_a_heading_of_its_own_joins_the_one_before():
-    notes = NOTES.model_copy(deep=True)
-    for s in notes.sections:
-        s.title = ""  # no slide titles to fall back on
+    notes = untitled(NOTES)
     notes.sections[1].claims[0].terms = ["PagedAttention"]
-    reply = {
-        "title": "Paging the KV cache",
-        "summary": "From wasted memory to paged blocks: how the cache is kept.",
-        "tags": ["Serving"],
-        "chapters": [
-            chapter("sec-01", "Where memory goes", "problem"),
-            chapter("sec-02", "wastes 60 to 80 percent of memory", "none"),  # a cut line
-            chapter("sec-03", "Use a role only where it fits", "none"),  # an echo, no role
-        ],
-    }
-    llm, _ = scripted_llm([json.dumps(reply)])
+    reply = plan(
+        chapter("sec-01", "Where memory goes", "problem"),
+        chapter("sec-02", "wastes 60 to 80 percent of memory", "none"),  # a cut line
+        chapter("sec-03", "Use a role only where it fits", "none"),  # an echo, no role
+        tags=["Serving"],
+    )
+    llm, _ = scripted_llm([reply])
     outline = build_outline(notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"))
     # sec-02 is named after what its notes are about; sec-03 has nothing: it joins sec-02.
     assert [(c.title, c.sections) for c in outline.chapters] == [
@@ -272,28 +280,19 @@ def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
     # planning a long talk at once, a small model heads a chapter with a note copied whole
     # (a sentence); asked for that chapter's heading alone it names the topic, checked like
     # any heading: a role's name or words the notes do not say are asked again, then none
-    plan = {
-        "title": "Paging the KV cache",
-        "summary": "From wasted memory to paged blocks: how the cache is kept.",
-        "tags": ["KV CACHE"],
-        "chapters": [
+    replies = [
+        plan(
             chapter("sec-01", "Where memory goes", "problem"),
             chapter("sec-02", "The cache is kept in blocks.", "mechanism"),
             chapter("sec-03", "Sharing prefixes is future work.", "limits"),
-        ],
-    }
-    replies = [
-        json.dumps(plan),
+        ),
         json.dumps({"title": "Cache blocks"}),
         json.dumps({"title": "Results"}),  # a role, not a topic: asked again
         json.dumps({"title": "Quantum gravity"}),  # not in the notes: no heading
     ]
     llm, endpoint = scripted_llm(replies)
-    notes = NOTES.model_copy(deep=True)
-    for s in notes.sections:
-        s.title = None  # subtitles: no slide titles to fall back on
     prompts = load_prompt("outline"), load_prompt("outline_heading")
-    outline = build_outline(notes, EVIDENCE, TalkMeta(), llm, *prompts)
+    outline = build_outline(untitled(NOTES), EVIDENCE, TalkMeta(), llm, *prompts)
     assert [c.title for c in outline.chapters] == ["Where memory goes", "Cache blocks", "Limits"]
     asked = endpoint.user_messages()[1]
     assert "The cache is kept in blocks." in asked and "in English (2 to 8 words)" in asked
