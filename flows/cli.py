@@ -109,7 +109,8 @@ def nightly(
     settings = configured(inputs, outputs)
     changed, fresh = changed_talks(settings)
     site = settings.outputs_dir / "site"
-    if not changed and site_is_current(site, settings.inputs_dir, settings.site.publish):
+    opts = settings.site
+    if not changed and site_is_current(site, settings.inputs_dir, opts.publish, opts.topics):
         console.print(f"nothing changed: {len(fresh)} talks are current", markup=False)
         return
     quiet_prefect(verbose=False)
@@ -211,6 +212,7 @@ def built_site(
             settings.inputs_dir,
             policy,
             site_url,
+            settings.site.topics,
         )
     except StageFailure as err:
         console.print(f"[red]error[/red] site: {escape(str(err))}")

@@ -63,9 +63,11 @@ def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> 
         records = [future.result() for future in futures]
     site = settings.outputs_dir / "site"
     built, flagged = None, {}
-    policy = settings.site.publish
-    if records or not site_is_current(site, settings.inputs_dir, policy):
-        built = build_site(settings.outputs_dir, site, settings.inputs_dir, policy).public
+    policy, topics = settings.site.publish, settings.site.topics
+    if records or not site_is_current(site, settings.inputs_dir, policy, topics):
+        built = build_site(
+            settings.outputs_dir, site, settings.inputs_dir, policy, topics=topics
+        ).public
         dashboard = settings.outputs_dir / "evals"
         talks, _ = talks_with_articles(settings.outputs_dir, settings.inputs_dir, site)
         waiting = awaiting_review(talks)

@@ -177,7 +177,9 @@ def outline(
     llm: LLMSession,
 ) -> Outline:
     prompt, heading = (load_prompt(n, settings.prompts_dir) for n in OUTLINE_PROMPTS)
-    key = {"notes": notes, "evidence": evidence, "meta": meta, "prompts": [prompt, heading]}
+    # The topic places the article on the site; it changes nothing the model writes.
+    planned = meta.model_copy(update={"topic": None})
+    key = {"notes": notes, "evidence": evidence, "meta": planned, "prompts": [prompt, heading]}
 
     def make() -> Outline:
         return build_outline(notes, evidence, meta, llm_for(llm, run), prompt, heading)

@@ -41,12 +41,15 @@ def test_installed_package_runs_from_another_directory(tmp_path):
     elsewhere.mkdir()
     check = (
         "import pipeline, prompts; from pipeline.prompts import load_prompt; "
-        "print(pipeline.__file__, prompts.__file__, load_prompt('outline').id)"
+        "from pipeline.library.topics import load_topics; "
+        "print(pipeline.__file__, prompts.__file__, load_prompt('outline').id, "
+        "load_topics()[-1].id)"
     )
     found = subprocess.run(
         [python, "-c", check], cwd=elsewhere, check=True, capture_output=True, text=True
     ).stdout.split()
-    assert all(path.startswith(str(site)) for path in found[:2]) and found[2] == "outline"
+    assert all(path.startswith(str(site)) for path in found[:2])
+    assert found[2:] == ["outline", "general"]  # prompts and the topic list ship inside
     help_text = subprocess.run(
         [python, "-m", "flows.cli", "run", "--help"],
         cwd=elsewhere, check=True, capture_output=True, text=True, env={"COLUMNS": "120"},

@@ -34,6 +34,12 @@ class TalkMeta(Contract):
     tags: list[Term] = Field(
         default_factory=list, max_length=10, description="Category tags, broad first."
     )
+    topic: str | None = Field(
+        None,
+        max_length=40,
+        description="The site topic's id (pipeline/library/topics.yaml); else chosen by the "
+        "article's own words.",
+    )
 
     @field_validator("video_url")
     @classmethod

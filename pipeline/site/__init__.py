@@ -1,8 +1,11 @@
 """The site (outputs/site/): MkDocs Material sources for every published talk, Chinese by
 default and English beside it (mkdocs-static-i18n), and the built pages.
 
-    outputs/site/mkdocs.yml, docs/ (index, about, articles/, proof/, assets/), public/,
-    site.json (what was published, by which policy and decisions)
+    outputs/site/mkdocs.yml, docs/ (index, about, topics/, articles/, proof/, assets/),
+    public/, site.json (what was published, by which policy, decisions and topic list)
+
+Each article is listed under one topic (pipeline.library.topics); the index lists the
+topics that have articles, each with its own page of cards.
 
 Which talks are published follows the policy (pipeline.review.decisions): by default an
 article a reviewer approved, or one the automatic review recommends that nobody has
@@ -25,18 +28,28 @@ from pydantic import Field
 
 from pipeline.article.typeset import typeset_plain
 from pipeline.errors import StageFailure
+from pipeline.library.topics import DEFAULT_TOPICS, Topic, assign_topic, load_topics
 from pipeline.review.decisions import DECISIONS_FILE, Policy
 from pipeline.schema import Contract
-from pipeline.site.pages import about_page, article_page, index_page, page_path, proof_page
+from pipeline.site.pages import (
+    about_page,
+    article_page,
+    index_page,
+    page_path,
+    proof_page,
+    topic_page,
+)
 from pipeline.site.talks import PublishedTalk, published_talks
-from pipeline.store import atomic_write_text
+from pipeline.store import atomic_write_text, sha256_file
 
 # Chinese words are segmented by jieba with zero-width spaces, which must separate words.
 SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
 # The site's own styles (pipeline/site/pictures.css), where the pages link them.
 STYLESHEET = "stylesheets/talk2article.css"
-NAV = {name: name for name in ("首页", "文章", "校对", "关于本站")}
-NAV_EN = {"首页": "Home", "文章": "Articles", "校对": "Proofreading", "关于本站": "About"}
+NAV = {name: name for name in ("首页", "主题", "文章", "校对", "关于本站")}
+NAV_EN = {"首页": "Home", "主题": "Topics", "文章": "Articles", "校对": "Proofreading"}
+NAV_EN |= {"关于本站": "About"}
+Shelves = list[tuple[Topic, list[PublishedTalk]]]  # topics with their articles, list order
 
 
 class SiteBuild(Contract):
@@ -45,6 +58,8 @@ class SiteBuild(Contract):
     policy: Policy = "recommended"
     decisions: str = Field("", description="decisions_digest of the inputs it was built from")
     articles: list[str] = Field(description="the published talks, latest first")
+    topics: dict[str, str] = Field(default_factory=dict, description="talk -> its topic's id")
+    topic_list: str = Field("", description="sha256 of the topic list it was built with")
     left_out: list[str] = Field(default_factory=list, description="talks not published, and why")
 
 
@@ -58,8 +73,22 @@ def decisions_digest(inputs_dir: Path) -> str:
     return digest.hexdigest()
 
 
-def site_is_current(site_dir: Path, inputs_dir: Path, policy: Policy) -> bool:
-    """Whether the built site was made by this policy from these decisions."""
+def topic_list_digest(topics: Path | None) -> str:
+    return sha256_file(topics or DEFAULT_TOPICS)
+
+
+def shelves_of(talks: list[PublishedTalk], topics: tuple[Topic, ...]) -> Shelves:
+    """Each topic that has articles, with them (latest first), in the list's order; a
+    talk.yaml's topic wins where the list has it."""
+    placed = {t.slug: assign_topic(t.draft, topics, t.talk.meta.topic).id for t in talks}
+    shelves = [(topic, [t for t in talks if placed[t.slug] == topic.id]) for topic in topics]
+    return [(topic, shelved) for topic, shelved in shelves if shelved]
+
+
+def site_is_current(
+    site_dir: Path, inputs_dir: Path, policy: Policy, topics: Path | None = None
+) -> bool:
+    """Whether the built site was made by this policy from these decisions and topics."""
     try:
         built = SiteBuild.model_validate_json((site_dir / "site.json").read_text())
     except (OSError, ValueError):
@@ -68,10 +97,11 @@ def site_is_current(site_dir: Path, inputs_dir: Path, policy: Policy) -> bool:
         (site_dir / "public" / "index.html").is_file()
         and built.policy == policy
         and built.decisions == decisions_digest(inputs_dir)
+        and built.topic_list == topic_list_digest(topics)
     )
 
 
-def site_nav(talks: list[PublishedTalk], lang: str) -> list[dict]:
+def site_nav(talks: list[PublishedTalk], lang: str, shelves: Shelves = ()) -> list[dict]:
     """The navigation in one language: its own titles, typeset; paths as the default
     language names them (static-i18n finds each language's file)."""
     names = NAV if lang == "zh" else {zh: NAV_EN[zh] for zh in NAV}
@@ -85,10 +115,13 @@ def site_nav(talks: list[PublishedTalk], lang: str) -> list[dict]:
     nav = [{names["首页"]: "index.md"}, {names["关于本站"]: "about.md"}]
     if talks:
         nav[1:1] = [{names["文章"]: entries("articles")}, {names["校对"]: entries("proof")}]
+    if shelves:
+        topics = [{t.name(lang): page_path("topics", t.id, "zh")} for t, _ in shelves]
+        nav[1:1] = [{names["主题"]: topics}]
     return nav
 
 
-def mkdocs_config(talks: list[PublishedTalk], site_url: str | None) -> dict:
+def mkdocs_config(talks: list[PublishedTalk], site_url: str | None, shelves: Shelves = ()) -> dict:
     return {
         "site_name": "talk2article",
         "site_description": "Technical talks turned into cited bilingual articles.",
@@ -118,19 +151,22 @@ def mkdocs_config(talks: list[PublishedTalk], site_url: str | None) -> dict:
                             "locale": "en",
                             "name": "English",
                             "build": True,
-                            "nav": site_nav(talks, "en"),
+                            "nav": site_nav(talks, "en", shelves),
                         },
                     ],
                 }
             },
         ],
-        "nav": site_nav(talks, "zh"),
+        "nav": site_nav(talks, "zh", shelves),
     }
 
 
-def write_docs(docs: Path, talks: list[PublishedTalk]) -> None:
-    pages = {"index.md": index_page(talks, "zh"), "index.en.md": index_page(talks, "en")}
-    pages |= {"about.md": about_page("zh"), "about.en.md": about_page("en")}
+def write_docs(docs: Path, talks: list[PublishedTalk], shelves: Shelves = ()) -> None:
+    pages = {"about.md": about_page("zh"), "about.en.md": about_page("en")}
+    for lang in ("zh", "en"):
+        pages["index.md" if lang == "zh" else "index.en.md"] = index_page(talks, lang, shelves)
+        for topic, shelved in shelves:
+            pages[page_path("topics", topic.id, lang)] = topic_page(topic, shelved, lang)
     for talk in talks:
         for lang in ("zh", "en"):
             pages[page_path("articles", talk.slug, lang)] = article_page(talk, lang)
@@ -151,15 +187,19 @@ def write_site(
     inputs_dir: Path,
     policy: Policy = "recommended",
     site_url: str | None = None,
+    topics: Path | None = None,
 ) -> SiteBuild:
     """The MkDocs project for every talk under `outputs_dir` the policy publishes, by the
-    decisions in the talk folders under `inputs_dir`."""
+    decisions in the talk folders under `inputs_dir`, under the topics of the list
+    `topics` (default: the shipped one)."""
     digest = decisions_digest(inputs_dir)
     talks, left_out = published_talks(outputs_dir, inputs_dir, policy, skip=site_dir)
+    shelves = shelves_of(talks, load_topics(topics))
     site_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=site_dir, prefix=".docs-") as tmp:
-        write_docs(Path(tmp), talks)
-        config = yaml.safe_dump(mkdocs_config(talks, site_url), allow_unicode=True, sort_keys=False)
+        write_docs(Path(tmp), talks, shelves)
+        config = mkdocs_config(talks, site_url, shelves)
+        config = yaml.safe_dump(config, allow_unicode=True, sort_keys=False)
         (Path(tmp) / "mkdocs.yml").write_text(config, encoding="utf-8")
         shutil.rmtree(site_dir / "docs", ignore_errors=True)
         (Path(tmp) / "mkdocs.yml").replace(site_dir / "mkdocs.yml")
@@ -170,6 +210,8 @@ def write_site(
         policy=policy,
         decisions=digest,
         articles=[t.slug for t in talks],
+        topics={t.slug: topic.id for topic, shelved in shelves for t in shelved},
+        topic_list=topic_list_digest(topics),
         left_out=left_out,
     )
 
@@ -180,10 +222,11 @@ def build_site(
     inputs_dir: Path,
     policy: Policy = "recommended",
     site_url: str | None = None,
+    topics: Path | None = None,
 ) -> SiteBuild:
     """Write the MkDocs project and build it strictly into `site_dir`/public; site.json
     records what was published."""
-    written = write_site(outputs_dir, site_dir, inputs_dir, policy, site_url)
+    written = write_site(outputs_dir, site_dir, inputs_dir, policy, site_url, topics)
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--clean"]
     done = subprocess.run(command, cwd=site_dir, capture_output=True, text=True)
     if done.returncode != 0:

@@ -1,5 +1,7 @@
 """Site options (TALK2ARTICLE_SITE_*)."""
 
+from pathlib import Path
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -19,4 +21,9 @@ class SiteOptions(BaseSettings):
         "review recommends (推荐收录) that no reviewer has decided on yet; approved: only "
         "what a reviewer approved; preview: everything but what a reviewer rejected, for "
         "reviewers to read before deciding. A rejected article is never published.",
+    )
+    topics: Path | None = Field(
+        None,
+        description="A topic list of your own (YAML, as pipeline/library/topics.yaml); "
+        "default: the shipped list for AI-systems talks.",
     )

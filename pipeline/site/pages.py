@@ -6,6 +6,7 @@ import posixpath
 
 from pipeline.article import render_citation
 from pipeline.article.typeset import typeset_plain, typeset_text
+from pipeline.library.topics import Topic
 from pipeline.review.card import LABELS, PLACE, UNRESOLVED, place_of
 from pipeline.schema import EvidenceUnit
 from pipeline.site.talks import PublishedTalk
@@ -20,10 +21,12 @@ PROMISE = {
 }
 HEADINGS = {
     "zh": {"latest": "最新文章", "card": "审稿卡", "speaker": "讲者", "date": "日期",
-           "video": "视频", "deck": "幻灯片", "proof": "中英对照校对", "none": "还没有文章。"},
+           "video": "视频", "deck": "幻灯片", "proof": "中英对照校对", "none": "还没有文章。",
+           "topics": "主题", "shelf": "- [{name}]({link})（{n} 篇）：{scope}"},
     "en": {"latest": "Latest articles", "card": "Review card", "speaker": "Speaker",
            "date": "Date", "video": "Video", "deck": "Slides", "proof": "zh/en proofreading",
-           "none": "No articles yet."},
+           "none": "No articles yet.", "topics": "Topics",
+           "shelf": "- [{name}]({link}) ({n}): {scope}"},
 }  # fmt: skip
 RESTATED = {
     "heading": "口语改写",
@@ -92,16 +95,43 @@ def card_lines(talk: PublishedTalk, lang: str, page: str) -> list[str]:
     return lines
 
 
-def index_page(talks: list[PublishedTalk], lang: str) -> str:
+def cards(talks: list[PublishedTalk], lang: str, page: str) -> list[str]:
+    lines = ['<div class="grid cards" markdown>', ""]
+    for talk in talks:
+        lines += card_lines(talk, lang, page)
+    return [*lines, "</div>", ""]
+
+
+def topic_lines(shelves: list[tuple[Topic, list[PublishedTalk]]], lang: str) -> list[str]:
+    """The topics that have articles, each a link, its count and its one-line scope."""
+    words = HEADINGS[lang]
+    lines = [f"## {words['topics']}", ""]
+    for topic, talks in shelves:
+        name, scope = (typeset_text(t, lang) for t in (topic.name(lang), topic.scope(lang)))
+        link = page_path("topics", topic.id, "zh")
+        lines.append(words["shelf"].format(name=name, link=link, n=len(talks), scope=scope))
+    return [*lines, ""]
+
+
+def index_page(
+    talks: list[PublishedTalk], lang: str, shelves: list[tuple[Topic, list[PublishedTalk]]] = ()
+) -> str:
     words = HEADINGS[lang]
     title = "talk2article"
-    lines = [f"# {title}", "", PROMISE[lang], "", f"## {words['latest']}", ""]
+    lines = [f"# {title}", "", PROMISE[lang], ""]
+    if shelves:
+        lines += topic_lines(shelves, lang)
+    lines += [f"## {words['latest']}", ""]
     if not talks:
         return "\n".join([*lines, words["none"], ""])
-    lines += ['<div class="grid cards" markdown>', ""]
-    for talk in talks:
-        lines += card_lines(talk, lang, "index.md")
-    return "\n".join([*lines, "</div>", ""])
+    return "\n".join(lines + cards(talks, lang, "index.md"))
+
+
+def topic_page(topic: Topic, talks: list[PublishedTalk], lang: str) -> str:
+    """A topic: its name, its scope, its articles' cards (latest first)."""
+    page = page_path("topics", topic.id, lang)
+    lines = [f"# {typeset_text(topic.name(lang), lang)}", "", typeset_text(topic.scope(lang), lang)]
+    return "\n".join([*lines, "", *cards(talks, lang, page)])
 
 
 def about_page(lang: str) -> str:

@@ -88,6 +88,7 @@ def publish(
     zh=ZH,
     en=EN,
     pictures=(2,),
+    topic: str | None = None,
 ) -> Path:
     """A talk's outputs folder with articles, a picture of each slide of `pictures` (slide
     2 is cited by s-02; slide n by s-0n, a unit of its own) and a run record; its talk
@@ -97,7 +98,7 @@ def publish(
     (folder / "slides").mkdir(parents=True, exist_ok=True)
     for n in pictures:
         Image.new("RGB", (320, 180), (40, 90, 160)).save(folder / image(n))
-    meta = TalkMeta(title="Paging", speaker="Ada", date=date, video_url=video)
+    meta = TalkMeta(title="Paging", speaker="Ada", date=date, video_url=video, topic=topic)
     talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
     draft = Draft(
         en=text("en", en, "Paging the KV cache", "Blocks on demand", "Why paging wins."),

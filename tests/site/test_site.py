@@ -126,3 +126,28 @@ def test_an_approved_article_whose_text_changes_is_not_published_as_approved(tmp
     approve(outputs, inputs, "talk")
     assert not site_is_current(site, inputs, "recommended")  # a new decision: rebuild
     assert build_site(outputs, site, inputs).articles == ["talk"]
+
+
+def test_articles_are_listed_under_their_topics(tmp_path):
+    outputs, site = tmp_path / "outputs", tmp_path / "outputs" / "site"
+    publish(outputs, "paging", "分页：按需分配的 KV 缓存", dt.date(2026, 10, 1))
+    publish(outputs, "kernels", "算子里的分页", dt.date(2026, 9, 1), topic="kernels")
+    built = build_site(outputs, site, tmp_path / "inputs")
+    # the paging talk by its own words (KV cache, PagedAttention); the other by its talk.yaml
+    assert built.topics == {"paging": "memory", "kernels": "kernels"}
+    public = site / "public"
+    index = (public / "index.html").read_text()
+    assert "主题" in index and "KV cache 与显存" in index and "（1 篇）" in index
+    assert index.index("KV cache 与显存") < index.index("算子、编译与量化")  # the list's order
+    assert "推理框架与生态" not in index  # no article: not listed
+    assert (public / "topics/memory/index.html").is_file()
+    memory = (site / "docs/topics/memory.md").read_text()  # the page's own text, not its nav
+    assert "分页：按需分配的 KV 缓存" in memory and "算子里的分页" not in memory
+    assert "分页、复用、卸载与分层存储" in memory  # its scope
+    english = (public / "en/topics/memory/index.html").read_text()
+    assert "KV cache and memory" in english and 'href="../../articles/paging/"' in english
+    assert "Topics" in (public / "en/index.html").read_text()
+    assert site_is_current(site, tmp_path / "inputs", "recommended")
+    mine = tmp_path / "topics.yaml"
+    mine.write_text("- {id: all, zh: 全部, en: All, scope_zh: 全部。, scope_en: All.}\n")
+    assert not site_is_current(site, tmp_path / "inputs", "recommended", mine)  # a new list

@@ -1,0 +1,79 @@
+"""Topics: every article is listed under one primary topic of a maintainer-editable list
+(topics.yaml here, or the file TALK2ARTICLE_SITE_TOPICS names).
+
+An article's topic is the one whose keywords its own title, tags and text use most, so
+it depends on that article and the list alone: a new talk never moves the others. A
+talk.yaml's `topic:` wins. The list's order breaks ties; its last topic takes an article
+that matches none.
+"""
+
+from pathlib import Path
+
+import yaml
+from pydantic import Field, ValidationError
+
+from pipeline.errors import StageFailure
+from pipeline.evidence import term_pattern
+from pipeline.schema import Contract, Draft
+from pipeline.schema.base import PlainText
+
+DEFAULT_TOPICS = Path(__file__).with_name("topics.yaml")
+# Where a keyword appears says how much it tells: the title names the subject, a tag the
+# field, the text may mention anything in passing (so its count stops at MAX_TEXT_COUNT).
+IN_TITLE, IN_TAGS, MAX_TEXT_COUNT = 3, 2, 3
+
+
+class Topic(Contract):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=40)
+    zh: PlainText = Field(max_length=40)
+    en: PlainText = Field(max_length=80)
+    scope_zh: PlainText = Field(max_length=200)
+    scope_en: PlainText = Field(max_length=300)
+    keywords: list[PlainText] = Field(default_factory=list)
+
+    def name(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+    def scope(self, lang: str) -> str:
+        return self.scope_zh if lang == "zh" else self.scope_en
+
+
+def load_topics(path: Path | None = None) -> tuple[Topic, ...]:
+    """The topic list; a file that is not one fails with its name and why."""
+    path = path or DEFAULT_TOPICS
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        topics = tuple(Topic.model_validate(t) for t in data or [])
+    except (OSError, yaml.YAMLError, ValidationError, TypeError) as err:
+        raise StageFailure(f"not a topic list: {type(err).__name__}: {err}", path) from err
+    ids = [t.id for t in topics]
+    if not topics or len(set(ids)) != len(ids):
+        raise StageFailure("a topic list needs at least one topic and unique ids", path)
+    return topics
+
+
+def topic_scores(draft: Draft, topics: tuple[Topic, ...]) -> dict[str, int]:
+    """How much each topic's keywords appear in the article: its titles, tags and text."""
+    titles = " ".join([draft.en.title, draft.zh.title])
+    tags = " ".join(draft.tags)
+    text = "\n".join(p.text for t in (draft.en, draft.zh) for s in t.sections for p in s.paragraphs)
+    scores = {}
+    for topic in topics:
+        score = 0
+        for keyword in topic.keywords:
+            pattern = term_pattern(keyword, plural=True)
+            score += IN_TITLE * bool(pattern.search(titles)) + IN_TAGS * bool(pattern.search(tags))
+            score += min(len(pattern.findall(text)), MAX_TEXT_COUNT)
+        scores[topic.id] = score
+    return scores
+
+
+def assign_topic(draft: Draft, topics: tuple[Topic, ...], chosen: str | None = None) -> Topic:
+    """The article's topic: the talk's own choice if the list has it, else the best score
+    (the earlier topic on a tie), else the list's last."""
+    by_id = {t.id: t for t in topics}
+    if chosen in by_id:
+        return by_id[chosen]
+    scores = topic_scores(draft, topics)
+    best = max(topics, key=lambda t: (scores[t.id], -topics.index(t)))
+    return best if scores[best.id] > 0 else topics[-1]
