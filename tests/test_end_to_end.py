@@ -98,10 +98,12 @@ def test_every_citation_resolves_to_a_time_or_a_slide(batch):
     assert (folder / "transcript.srt").read_text().startswith("1\n")
     calls = [json.loads(line) for line in (folder / "llm_calls.jsonl").read_text().splitlines()]
     # the card is written in Chinese and translated into English, unless it fell back;
-    # notes that copy the narration are restated first
+    # notes that copy the narration are restated first; a heading that is a sentence is
+    # named again from its chapter's notes
     asked = {c["prompt_id"] for c in calls}
     article_prompts = {"notes", "outline", "write_paragraph", "translate_zh", "review_card"}
-    assert article_prompts <= asked <= article_prompts | {"translate_en", "restate_en"}
+    optional = {"translate_en", "restate_en", "outline_heading"}
+    assert article_prompts <= asked <= article_prompts | optional
     assert ("translate_en" in asked) == review["card"]["written"] or "card" in str(
         review["fallbacks"]
     )
