@@ -16,6 +16,8 @@ from pipeline.text import CJK_CHARS, has_cjk
 
 SOURCE = Path(__file__).with_name("terminology.yaml")
 KEEP = "keep"
+CODE_SPAN = re.compile(r"( ?)`([^`\n]+)`( ?)")
+CJK_PUNCTUATION = "，。、；：！？（）《》「」"
 
 
 @dataclass(frozen=True)
@@ -152,8 +154,21 @@ def chinese_forms(text: str) -> dict[str, str]:
 
 
 def unprotected(text: str) -> str:
-    """A translation of `protected` text without its backticks."""
-    return re.sub(r"`([^`\n]+)`", r"\1", text)
+    """A translation of `protected` text without its backticks, and without the spaces a
+    model puts around a Chinese form as around code ("更多的 `请求` 能够" -> "更多的请求能够"):
+    Chinese puts none between its words."""
+
+    def plain(m: re.Match) -> str:
+        before, inner, after = m.groups()
+        prev = m.string[m.start() - 1] if m.start() else ""
+        nxt = m.string[m.end()] if m.end() < len(m.string) else ""
+        if has_cjk(inner[0]) and (has_cjk(prev) or prev in CJK_PUNCTUATION):
+            before = ""
+        if has_cjk(inner[-1]) and (has_cjk(nxt) or nxt in CJK_PUNCTUATION):
+            after = ""
+        return before + inner + after
+
+    return CODE_SPAN.sub(plain, text)
 
 
 def chinese_only(term: Term) -> bool:

@@ -94,6 +94,8 @@ def test_names_go_to_the_translator_marked_as_code_and_come_back_plain():
         "`xgrammar` supports `jump forward`; `xgrammar`-style `kernels` raise throughput"
     )
     assert unprotected("`xgrammar` 支持 `jump forward`") == "xgrammar 支持 jump forward"
+    assert unprotected("让更多的 `请求` 能够放进 `显存`。") == "让更多的请求能够放进显存。"
+    assert unprotected("更多 `请求`，`KV cache` 和 `显存` 中") == "更多请求，KV cache 和显存中"
     assert protected("run `make test` first", ["make"]) == "run `make test` first"
 
 
