@@ -2,8 +2,9 @@
 bundled models: facts covered, invented numbers, unsupported sentences, copied share,
 echoes, language purity, duplicate paragraphs and sentences, slide text dumped into prose,
 numbers given to the wrong subject, misheard words printed, stub chapters, cut headings,
-terms in both languages, sections cited, how many cases the review recommends, and LLM
-seconds per talk minute.
+terms in both languages, sections cited, how many cases the review recommends, LLM
+seconds per talk minute, and the companion in questions and answers (how many questions,
+answer sentences unsupported, numbers invented; its seconds apart from the article's).
 
     python benchmarks/article_quality.py [--model 1.5b|0.5b] [--long] [--cases a,b]
 
@@ -50,6 +51,10 @@ FIGURES = {
     "terms_right_en": "terms_right_en",
     "terms_right_zh": "terms_right_zh",
     "sections_cited": "sections_cited",
+    "qa_questions": "qa_questions",
+    "qa_unsupported": "qa_unsupported",
+    "qa_invented_numbers": "qa_invented_numbers",
+    "qa_s": "qa_seconds",
     "llm_calls": "llm_calls",
     "llm_s": "llm_seconds",
 }
@@ -95,6 +100,9 @@ WORST = {
     "terms_right_en": min,
     "terms_right_zh": min,
     "sections_cited": min,
+    "qa_questions": min,
+    "qa_unsupported": max,
+    "qa_invented_numbers": max,
 }
 
 

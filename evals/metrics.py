@@ -34,7 +34,16 @@ from pipeline.grounding import (
 )
 from pipeline.prompts import load_prompt
 from pipeline.review import check_fidelity, check_terminology
-from pipeline.schema import Draft, DraftText, Evidence, Notes, RunRecord, Timeline, Transcript
+from pipeline.schema import (
+    Draft,
+    DraftText,
+    Evidence,
+    Notes,
+    Questions,
+    RunRecord,
+    Timeline,
+    Transcript,
+)
 from pipeline.text import TECHNICAL, numbers
 
 PROMPTS = ("notes", "outline", *DraftPrompts.NAMES)
@@ -265,6 +274,27 @@ def parity(draft: Draft) -> float:
 LLM_STAGES = ("notes", "outline", "draft")
 
 
+def qa_metrics(questions: Questions | None, evidence: Evidence, language: str) -> dict:
+    """The companion in questions and answers: how many, and what its answers say that
+    their cited passages do not (sentences unsupported, in the language written first;
+    numbers, in both)."""
+    if questions is None:
+        return {"qa_questions": 0, "qa_unsupported": None, "qa_invented_numbers": None}
+    units = evidence.by_id()
+    items = [*questions.en.items, *questions.zh.items]
+    first = questions.text(language).items
+    sentences = [(s, i) for i in first for s in split_sentences(i.answer)]
+    return {
+        "qa_questions": len(first),
+        "qa_unsupported": sum(
+            support(s, cited_text(i.citations, units)) < MIN_SUPPORT for s, i in sentences
+        ),
+        "qa_invented_numbers": sum(
+            len(invented_numbers(i.answer, cited_text(i.citations, units))) for i in items
+        ),
+    }
+
+
 def cost(out: Path, run: RunRecord | None) -> dict:
     calls = []
     if (out / "llm_calls.jsonl").is_file():
@@ -280,6 +310,7 @@ def cost(out: Path, run: RunRecord | None) -> dict:
         "llm_prompt_tokens": sum(u.get("prompt_tokens", 0) for u in usage),
         "llm_generated_tokens": sum(u.get("completion_tokens", 0) for u in usage),
         "llm_seconds": round(sum(llm_stages), 1),
+        "qa_seconds": stages.get("questions"),
         "llm_call_seconds": round(sum(c.get("seconds", 0) for c in calls), 1),
         "seconds": round(sum(stages.values()), 1),
         "stage_seconds": stages,
@@ -302,6 +333,8 @@ def talk_metrics(out: Path, truth: Truth | None = None) -> dict:
         notes = read(out, "notes.json", Notes)
         figures |= article_metrics(draft, evidence, notes, said, terms, truth)
         figures |= heading_metrics(draft, evidence, notes.language if notes else "en")
+        questions = read(out, "questions.json", Questions)
+        figures |= qa_metrics(questions, evidence, notes.language if notes else "en")
         figures["parity"] = parity(draft)
     zh = out / "article.zh.md"
     figures["cjk_lint"] = len(lint_for(zh.read_text(), "md").lines) if zh.is_file() else None

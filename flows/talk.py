@@ -64,6 +64,7 @@ def run_stages(
         outline = tasks.outline(run, notes, evidence, talk.meta, settings, llm)
         draft = tasks.draft(run, outline, notes, evidence, vocabulary, settings, llm)
         review = tasks.review(run, draft, notes, evidence, vocabulary, settings, llm)
+        tasks.questions(run, draft, notes, evidence, vocabulary, settings, llm)
         articles = tasks.article(run, draft, evidence, talk, review)
     except StageFailed:
         return run.record

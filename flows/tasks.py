@@ -31,6 +31,7 @@ from pipeline.models import resolve_whisper
 from pipeline.notes import build_notes
 from pipeline.outline import build_outline
 from pipeline.prompts import load_prompt
+from pipeline.questions import QuestionPrompts, write_questions
 from pipeline.review import review as review_drafts
 from pipeline.runner import Stage, TalkRun
 from pipeline.schema import (
@@ -40,6 +41,7 @@ from pipeline.schema import (
     Evidence,
     Notes,
     Outline,
+    Questions,
     Review,
     Talk,
     TalkMeta,
@@ -265,6 +267,44 @@ def review(
     model = llm_key(settings, llm)
     model["sampling"] |= {"candidates": settings.llm.candidates}
     return run_stage(run, stages.REVIEW, make, key | model)
+
+
+def questions(
+    run: TalkRun,
+    draft: Draft,
+    notes: Notes,
+    evidence: Evidence,
+    vocabulary: list[str],
+    settings: Settings,
+    llm: LLMSession,
+) -> Questions | None:
+    """The article's companion in questions and answers; None if it could not be made."""
+    drafting = draft_prompts(settings)
+    asking = QuestionPrompts.load(settings.prompts_dir)
+    key = {
+        "draft": draft,
+        "notes": notes,
+        "evidence": evidence,
+        "vocabulary": vocabulary,
+        "prompts": [*drafting.all(), *asking.all()],
+    }
+
+    def make() -> Questions:
+        language = writing_language(evidence.language)
+        writer = Writer(
+            llm_for(llm, run),
+            drafting,
+            evidence,
+            vocabulary,
+            language,
+            settings.llm.candidates,
+            others=tuple(asking.all()),
+        )
+        return write_questions(draft.text(language), notes, draft.restatements, writer, asking)
+
+    model = llm_key(settings, llm)
+    model["sampling"] |= {"candidates": settings.llm.candidates}
+    return run_stage(run, stages.QUESTIONS, make, key | model)
 
 
 def article(

@@ -13,6 +13,7 @@ from pipeline.schema import (
     Evidence,
     Notes,
     Outline,
+    Questions,
     Review,
     Talk,
     Timeline,
@@ -119,6 +120,17 @@ REVIEW = Stage[Review](
     output="review.json",
 )
 
+# The article's companion in questions and answers, written from its claims and checked
+# like its paragraphs. A talk goes on without it.
+QUESTIONS = Stage[Questions](
+    "questions",
+    code="pipeline.questions",
+    keyed_by=("draft", "notes", "evidence", "vocabulary", "model", "prompts", "sampling"),
+    contract=Questions,
+    output="questions.json",
+    fatal=False,
+)
+
 # Markdown articles with front matter. Cheap: always runs.
 ARTICLE = Stage[list[Article]](
     "article",
@@ -136,5 +148,6 @@ STAGES: tuple[Stage, ...] = (
     OUTLINE,
     DRAFT,
     REVIEW,
+    QUESTIONS,
     ARTICLE,
 )

@@ -102,11 +102,25 @@ def test_every_citation_resolves_to_a_time_or_a_slide(batch):
     # named again from its chapter's notes
     asked = {c["prompt_id"] for c in calls}
     article_prompts = {"notes", "outline", "write_paragraph", "translate_zh", "review_card"}
+    article_prompts |= {"ask_question", "answer_question"}
     optional = {"translate_en", "restate_en", "outline_heading"}
     assert article_prompts <= asked <= article_prompts | optional
     assert ("translate_en" in asked) == review["card"]["written"] or "card" in str(
         review["fallbacks"]
     )
+
+
+def test_the_article_has_a_companion_in_questions_and_answers(batch):
+    outputs, _ = batch
+    folder = outputs / EXAMPLE.name
+    units = {u["id"] for u in json.loads((folder / "evidence.json").read_text())["units"]}
+    questions = json.loads((folder / "questions.json").read_text())
+    zh, en = questions["zh"]["items"], questions["en"]["items"]
+    assert len(zh) == len(en) >= 1
+    assert [i["citations"] for i in zh] == [i["citations"] for i in en]
+    assert all(i["citations"] and set(i["citations"]) <= units for i in zh)
+    assert all(i["question"].endswith(("?", "？")) for i in zh + en)
+    assert all(has_cjk(i["question"] + i["answer"]) for i in zh)
 
 
 def test_slides_are_pictured_and_placed_on_the_timeline(batch):

@@ -12,6 +12,8 @@ SHIPPED = [
     "restate_zh",
     "restate_en",
     "review_card",
+    "ask_question",
+    "answer_question",
 ]
 
 

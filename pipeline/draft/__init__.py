@@ -81,17 +81,24 @@ RESTATED_MIN_SUPPORT = 0.7  # stricter than a paragraph's sentences: it says one
 RESTATE_MAX_TOKENS = 300
 # What a revision did when the model's text did not pass: a fallback stands in for it.
 FALLBACK_ACTIONS = ("replaced by its claims", "dropped", "kept with findings")
-Kind = Literal["title", "summary", "paragraph", "word"]
+Kind = Literal["title", "summary", "paragraph", "word", "question"]
 # Replies asked for at once when a title's or summary's first translation fails: they are
 # short, so cheap, and unlike a paragraph they have no sentence-by-sentence way out.
 SHORT_CANDIDATES = 3
 KIND_NAMES = {
-    "zh": {"title": "标题", "summary": "摘要句", "paragraph": "段落", "word": "词"},
+    "zh": {
+        "title": "标题",
+        "summary": "摘要句",
+        "paragraph": "段落",
+        "word": "词",
+        "question": "问题",
+    },
     "en": {
         "title": "title",
         "summary": "summary sentence",
         "paragraph": "paragraph",
         "word": "word",
+        "question": "question",
     },
 }
 # Chinese words an English translation left as they were are translated one by one, as
@@ -101,6 +108,14 @@ MAX_LEFT_WORDS = 3
 MAX_LEFT_CHARS = 6
 MAX_WORD_TRANSLATION = 4  # English words for one Chinese word: more is a sentence
 COMMON_ENGLISH = 4.0  # zipf: "Blocks" is a word capitalised, "Huawei" (3.3) a name
+QUESTION_MARKS = ("?", "？")
+# The prompt's word for its input, said back to the reader ("the strategies discussed in
+# the notes"): the reader has no notes.
+NOTES_MENTIONED = re.compile(
+    r"\b(?:in|from|by|of|according to) (?:the|these|those) notes\b"
+    r"|\bthe notes (?:say|state|mention|discuss|describe)|(?:笔记|注释)(?:中|里|提到|所述)",
+    re.IGNORECASE,
+)
 SPACE_BEFORE = re.compile(r"(?<=[(\[]) | (?=[,.;:!?)\]])")
 
 
@@ -177,10 +192,11 @@ class Writer:
     source_language: str
     candidates: int = 1  # replies asked for at once when a first reply fails
     revisions: list[Revision] = field(default_factory=list)
+    others: tuple[Prompt, ...] = ()  # prompts besides the draft's a text must not echo
 
     def __post_init__(self) -> None:
         self.units = self.evidence.by_id()
-        self.echo_lines = prompt_lines(self.prompts.all())
+        self.echo_lines = prompt_lines([*self.prompts.all(), *self.others])
 
     def run_each(self, work: Callable[["Writer", object], object], jobs: list) -> list:
         """`work(writer, job)` for every job, up to the LLM's slots at once, each with a
@@ -282,6 +298,8 @@ class Writer:
 
     def common_findings(self, text: str, language: str) -> list[str]:
         found = ["repeats the instructions"] if is_echo(text, self.echo_lines) else []
+        if NOTES_MENTIONED.search(text):
+            found.append("speaks of the notes: say what they say, as the article's own")
         found += [
             f"not in {LANGUAGE_NAMES[language]}: {s!r}"
             for s in wrong_language_sentences(text, language, self.terms)
@@ -413,18 +431,26 @@ class Writer:
     ) -> DraftParagraph | None:
         """One paragraph from `claims`; `topic` is the title of the slide or section they
         come from: what a bullet such as "Blocks of 16 tokens" is about (PagedAttention)."""
-        lang = self.source_language
-        citations = citations_of(claims)
 
         def render(revise: str):
             return self.prompts.write_paragraph.render(
                 chapter=chapter,
                 topic=topic or chapter,
                 notes=notes_listing(claims),
-                language=LANGUAGE_NAMES[lang],
+                language=LANGUAGE_NAMES[self.source_language],
                 revise=revise,
             )
 
+        return self.from_claims(render, claims, where, earlier)
+
+    def from_claims(
+        self, render: Callable[[str], object], claims: list[Claim], where: str, earlier: list[str]
+    ) -> DraftParagraph | None:
+        """A paragraph the `render`ed prompt asks for from `claims`, verified and revised;
+        pruned, or the claims as they are, if it keeps failing; None if those repeat an
+        `earlier` paragraph."""
+        lang = self.source_language
+        citations = citations_of(claims)
         text, findings, passed = self.attempt(
             render,
             lambda t: self.paragraph_findings(t, claims, earlier),
@@ -520,7 +546,10 @@ class Writer:
             if kind == "title":  # short: only its language and its names ("xgrammar")
                 found = [] if has_cjk(result) == (target == "zh") else ["wrong language"]
                 return found + self.name_findings(text, result)
-            return self.translation_findings(text, result, target)
+            found = self.translation_findings(text, result, target)
+            if kind == "question" and not result.endswith(QUESTION_MARKS):
+                found.append("translate it as a question, ending with a question mark")
+            return found
 
         wider = max(self.candidates, SHORT_CANDIDATES) if kind != "paragraph" else None
         result, findings, passed = self.attempt(render, check, target, candidates=wider)

@@ -17,6 +17,7 @@ from pipeline.schema.base import Contract, Provenance, StageError, StageOutput
 from pipeline.schema.deck import Bullet, Deck, Slide
 from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
 from pipeline.schema.notes import Claim, DroppedClaim, Notes, Section
+from pipeline.schema.questions import QuestionAnswer, Questions, QuestionsText
 from pipeline.schema.review import Check, Decision, Decisions, Review, ReviewCard, Verdict
 from pipeline.schema.run import ARTICLES_MADE, RunRecord, StageRecord
 from pipeline.schema.talk import Talk, TalkMeta
@@ -46,6 +47,9 @@ __all__ = [
     "EvidenceUnit",
     "GlossaryEntry",
     "Outline",
+    "QuestionAnswer",
+    "Questions",
+    "QuestionsText",
     "Notes",
     "Restatement",
     "Revision",

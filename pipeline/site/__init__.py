@@ -1,7 +1,7 @@
 """The site (outputs/site/): MkDocs Material sources for every published talk, Chinese by
 default and English beside it (mkdocs-static-i18n), and the built pages.
 
-    outputs/site/mkdocs.yml, docs/ (index, about, topics/, articles/, proof/, assets/),
+    outputs/site/mkdocs.yml, docs/ (index, about, topics/, articles/, qa/, proof/, assets/),
     public/, site.json (what was published, by which policy, decisions and topic list)
 
 Each article is listed under one topic (pipeline.library.topics); the index lists the
@@ -37,6 +37,7 @@ from pipeline.site.pages import (
     index_page,
     page_path,
     proof_page,
+    qa_page,
     topic_page,
 )
 from pipeline.site.talks import PublishedTalk, published_talks
@@ -46,8 +47,9 @@ from pipeline.store import atomic_write_text, sha256_file
 SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
 # The site's own styles (pipeline/site/pictures.css), where the pages link them.
 STYLESHEET = "stylesheets/talk2article.css"
-NAV = {name: name for name in ("首页", "主题", "文章", "校对", "关于本站")}
-NAV_EN = {"首页": "Home", "主题": "Topics", "文章": "Articles", "校对": "Proofreading"}
+NAV = {name: name for name in ("首页", "主题", "文章", "问答", "校对", "关于本站")}
+NAV_EN = {"首页": "Home", "主题": "Topics", "文章": "Articles", "问答": "Q&A"}
+NAV_EN |= {"校对": "Proofreading"}
 NAV_EN |= {"关于本站": "About"}
 Shelves = list[tuple[Topic, list[PublishedTalk]]]  # topics with their articles, list order
 
@@ -106,19 +108,22 @@ def site_nav(talks: list[PublishedTalk], lang: str, shelves: Shelves = ()) -> li
     language names them (static-i18n finds each language's file)."""
     names = NAV if lang == "zh" else {zh: NAV_EN[zh] for zh in NAV}
 
-    def entries(kind: str) -> list[dict[str, str]]:
+    def entries(kind: str, shown: list[PublishedTalk]) -> list[dict[str, str]]:
         return [
             {typeset_plain(talk.draft.text(lang).title, lang): page_path(kind, talk.slug, "zh")}
-            for talk in talks
+            for talk in shown
         ]
 
-    nav = [{names["首页"]: "index.md"}, {names["关于本站"]: "about.md"}]
-    if talks:
-        nav[1:1] = [{names["文章"]: entries("articles")}, {names["校对"]: entries("proof")}]
+    nav = [{names["首页"]: "index.md"}]
     if shelves:
         topics = [{t.name(lang): page_path("topics", t.id, "zh")} for t, _ in shelves]
-        nav[1:1] = [{names["主题"]: topics}]
-    return nav
+        nav.append({names["主题"]: topics})
+    if talks:
+        nav.append({names["文章"]: entries("articles", talks)})
+        if answered := [t for t in talks if t.questions]:
+            nav.append({names["问答"]: entries("qa", answered)})
+        nav.append({names["校对"]: entries("proof", talks)})
+    return [*nav, {names["关于本站"]: "about.md"}]
 
 
 def mkdocs_config(talks: list[PublishedTalk], site_url: str | None, shelves: Shelves = ()) -> dict:
@@ -170,6 +175,8 @@ def write_docs(docs: Path, talks: list[PublishedTalk], shelves: Shelves = ()) ->
     for talk in talks:
         for lang in ("zh", "en"):
             pages[page_path("articles", talk.slug, lang)] = article_page(talk, lang)
+            if talk.questions:
+                pages[page_path("qa", talk.slug, lang)] = qa_page(talk, lang)
         pages[page_path("proof", talk.slug, "zh")] = proof_page(talk)
     for name, text in pages.items():
         (docs / name).parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,7 @@
 """The Markdown pages of the site: index cards, articles with their slides, review cards,
-proofreading pages and the about page. Text from talks and models goes through the house
-typesetting, which escapes markup; the HTML here is the site's own."""
+questions and answers, proofreading pages and the about page. Text from talks and models
+goes through the house typesetting, which escapes markup; the HTML here is the site's
+own."""
 
 import posixpath
 
@@ -22,11 +23,18 @@ PROMISE = {
 HEADINGS = {
     "zh": {"latest": "最新文章", "card": "审稿卡", "speaker": "讲者", "date": "日期",
            "video": "视频", "deck": "幻灯片", "proof": "中英对照校对", "none": "还没有文章。",
-           "topics": "主题", "shelf": "- [{name}]({link})（{n} 篇）：{scope}"},
+           "topics": "主题", "shelf": "- [{name}]({link})（{n} 篇）：{scope}", "qa": "问答",
+           "qa_title": "问答：{title}",
+           "qa_intro": "用问答说清《{title}》的要点，想先知道结论的读者可以从这里读起。"
+           "每个回答只根据文章引用的证据写成，链接指向视频的时间或幻灯片。"},
     "en": {"latest": "Latest articles", "card": "Review card", "speaker": "Speaker",
            "date": "Date", "video": "Video", "deck": "Slides", "proof": "zh/en proofreading",
            "none": "No articles yet.", "topics": "Topics",
-           "shelf": "- [{name}]({link}) ({n}): {scope}"},
+           "shelf": "- [{name}]({link}) ({n}): {scope}", "qa": "Q&A",
+           "qa_title": "Q&A: {title}",
+           "qa_intro": "The points of “{title}” in questions and answers, for readers who want "
+           "the point before the depth. Each answer is written only from the evidence the "
+           "article cites, with links to the video time or the slide."},
 }  # fmt: skip
 RESTATED = {
     "heading": "口语改写",
@@ -92,6 +100,9 @@ def card_lines(talk: PublishedTalk, lang: str, page: str) -> list[str]:
     lines += [f"    [{typeset_text(text.title, lang)}]({link})", ""]
     if text.summary:
         lines += [f"    {typeset_text(text.summary, lang)}", ""]
+    if talk.questions:
+        qa = relative(page_path("qa", talk.slug, "zh"), page)
+        lines += [f"    [{HEADINGS[lang]['qa']}]({qa})", ""]
     return lines
 
 
@@ -238,6 +249,8 @@ def facts_line(talk: PublishedTalk, lang: str, page: str) -> list[str]:
         facts.append(f"[{words['video']}]({meta.video_url})")
     if decks := [p.name for p in talk.talk.decks]:
         facts.append(f"{words['deck']}{colon}{typeset_text(', '.join(decks), 'en')}")
+    if talk.questions:
+        facts.append(f"[{words['qa']}]({relative(page_path('qa', talk.slug, 'zh'), page)})")
     proof = relative(page_path("proof", talk.slug, "zh"), page)
     facts.append(f"[{words['proof']}]({proof})")
     return [" · ".join(facts), ""]
@@ -263,11 +276,16 @@ def paragraph_lines(
             image = relative(picture, page)
             lines += [f'![slide {slide}]({image}){{ align=right width="320" loading=lazy }}', ""]
             break
+    return [*lines, cited(text, units, talk, lang, page), ""]
+
+
+def cited(text: str, units: list[EvidenceUnit], talk: PublishedTalk, lang: str, page: str) -> str:
+    """Typeset text followed by its citations."""
     refs = [citation(u, talk, page) for u in units]
     body = typeset_text(text, lang)
     if refs:
         body += f"（{'、'.join(refs)}）" if lang == "zh" else f" ({', '.join(refs)})"
-    return [*lines, body, ""]
+    return body
 
 
 def article_page(talk: PublishedTalk, lang: str) -> str:
@@ -283,6 +301,20 @@ def article_page(talk: PublishedTalk, lang: str) -> str:
         lines += [f"## {typeset_text(section.title, lang)}", ""]
         for p in section.paragraphs:
             lines += paragraph_lines(p.text, p.citations, talk, lang, page, shown)
+    return "\n".join(lines)
+
+
+def qa_page(talk: PublishedTalk, lang: str) -> str:
+    """The article's companion: each question a heading, its answer cited like a paragraph."""
+    page, words = page_path("qa", talk.slug, lang), HEADINGS[lang]
+    title = typeset_text(talk.draft.text(lang).title, lang)
+    article = relative(page_path("articles", talk.slug, "zh"), page)
+    lines = [f"# {words['qa_title'].format(title=title)}", "", f"[← {title}]({article})", ""]
+    lines += [words["qa_intro"].format(title=title), ""]
+    for item in talk.questions.text(lang).items if talk.questions else []:
+        units = [talk.units[c] for c in item.citations if c in talk.units]
+        lines += [f"## {typeset_text(item.question, lang)}", ""]
+        lines += [cited(item.answer, units, talk, lang, page), ""]
     return "\n".join(lines)
 
 

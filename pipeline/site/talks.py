@@ -15,11 +15,12 @@ from pipeline.schema import (
     Draft,
     Evidence,
     EvidenceUnit,
+    Questions,
     Review,
     RunRecord,
     Talk,
 )
-from pipeline.store import talk_outputs
+from pipeline.store import sha256_model, talk_outputs
 from pipeline.talk import input_folder
 
 NEEDED = ("talk.json", "draft.json", "review.json", "evidence.json", "run.json")
@@ -36,6 +37,7 @@ class PublishedTalk:
     run: RunRecord
     standing: Standing
     deck: Deck | None = None
+    questions: Questions | None = None  # the article's companion in questions and answers
     units: dict[str, EvidenceUnit] = field(init=False)
     # slide -> (its picture's path under docs/, the file): slides whose picture exists
     slides: dict[int, tuple[str, Path]] = field(init=False)
@@ -85,11 +87,23 @@ def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
             run=run,
             standing=standing_of(draft, review.card.verdict, decisions),
             deck=Deck.model_validate_json(deck_file.read_text()) if deck_file.is_file() else None,
+            questions=questions_of(folder, draft),
         )
     except ValidationError as err:
         return f"{slug}: outputs of another version ({err.error_count()} fields); run it again"
     except StageFailure as err:
         return f"{slug}: {err}"
+
+
+def questions_of(folder: Path, draft: Draft) -> Questions | None:
+    """The companion written from this very draft, if there is one: a companion of an
+    earlier text (its stage failed since) is not shown beside a later one."""
+    try:
+        questions = Questions.model_validate_json((folder / "questions.json").read_text())
+    except (OSError, ValidationError):
+        return None
+    made_from = questions.provenance.inputs.get("draft") if questions.provenance else None
+    return questions if made_from == sha256_model(draft) and questions.zh.items else None
 
 
 def talks_with_articles(

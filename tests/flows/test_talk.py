@@ -76,6 +76,7 @@ def test_outputs_go_to_the_talks_path_under_inputs(prefect, talk):
         "outline.json",
         "draft.json",
         "review.json",
+        "questions.json",
         "run.json",
         "llm_calls.jsonl",
     ]
@@ -90,6 +91,7 @@ def test_outputs_go_to_the_talks_path_under_inputs(prefect, talk):
         "outline",
         "draft",
         "review",
+        "questions",
         "article",
     ]
 

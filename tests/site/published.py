@@ -16,13 +16,17 @@ from pipeline.schema import (
     DraftText,
     Evidence,
     EvidenceUnit,
+    Provenance,
+    QuestionAnswer,
+    Questions,
+    QuestionsText,
     Restatement,
     RunRecord,
     Slide,
     Talk,
     TalkMeta,
 )
-from pipeline.store import TalkStore
+from pipeline.store import TalkStore, sha256_model
 
 VIDEO = "https://www.youtube.com/watch?v=abc"
 RESTATEMENTS = [
@@ -65,6 +69,10 @@ ZH = [
 ]
 # An untranslated paragraph: fixable, so the automatic verdict is 需修改.
 ZH_UNTRANSLATED = [ZH[0], ("PagedAttention hands out blocks of 16 tokens on demand.", ["s-02"])]
+QUESTIONS = {
+    "en": ("How much KV cache memory does reserving the maximum length waste?", EN[0]),
+    "zh": ("预留最大长度会浪费多少 KV cache 内存？", ZH[0]),
+}
 PROMPTS = [load_prompt(n) for n in ("notes", "outline", "write_paragraph", "translate_zh")]
 
 
@@ -89,10 +97,12 @@ def publish(
     en=EN,
     pictures=(2,),
     topic: str | None = None,
+    questions: bool = False,
 ) -> Path:
     """A talk's outputs folder with articles, a picture of each slide of `pictures` (slide
-    2 is cited by s-02; slide n by s-0n, a unit of its own) and a run record; its talk
-    folder is inputs/<slug> beside `outputs`."""
+    2 is cited by s-02; slide n by s-0n, a unit of its own), a run record and, with
+    `questions`, a companion of one question; its talk folder is inputs/<slug> beside
+    `outputs`."""
     store = TalkStore(outputs / slug)
     folder = outputs / slug
     (folder / "slides").mkdir(parents=True, exist_ok=True)
@@ -125,4 +135,16 @@ def publish(
         ("run.json", run),
     ]:
         store.write_text(name, model.model_dump_json(indent=2))
+    if questions:
+        store.write_text("questions.json", companion(draft).model_dump_json(indent=2))
     return folder
+
+
+def companion(draft: Draft) -> Questions:
+    """A companion of one question, made from `draft`."""
+    made = Provenance(stage="questions", code_version="t", inputs={"draft": sha256_model(draft)})
+    texts = {
+        lang: QuestionsText(lang=lang, items=[QuestionAnswer(question=q, answer=a, citations=c)])
+        for lang, (q, (a, c)) in QUESTIONS.items()
+    }
+    return Questions(**texts, provenance=made)

@@ -2,7 +2,7 @@ import datetime as dt
 import re
 
 from pipeline.site import build_site, site_is_current, write_site
-from tests.site.published import VIDEO, ZH_UNTRANSLATED, publish
+from tests.site.published import QUESTIONS, VIDEO, ZH_UNTRANSLATED, publish
 
 
 def test_the_site_builds_strictly_with_cards_articles_slides_and_review_cards(tmp_path):
@@ -151,3 +151,29 @@ def test_articles_are_listed_under_their_topics(tmp_path):
     mine = tmp_path / "topics.yaml"
     mine.write_text("- {id: all, zh: 全部, en: All, scope_zh: 全部。, scope_en: All.}\n")
     assert not site_is_current(site, tmp_path / "inputs", "recommended", mine)  # a new list
+
+
+def test_an_article_with_a_companion_links_its_questions_and_answers(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    publish(outputs, "paging", "分页", dt.date(2026, 10, 1), questions=True)
+    publish(outputs, "plain", "不分页", dt.date(2026, 9, 1))
+    build_site(outputs, outputs / "site", inputs)
+    public = outputs / "site" / "public"
+    for lang, prefix in (("zh", ""), ("en", "en/")):
+        question = QUESTIONS[lang][0]
+        qa = (public / f"{prefix}qa/paging/index.html").read_text()
+        assert question in qa and 'href="https://www.youtube.com/watch?v=abc&amp;t=65"' in qa
+        assert qa.count("<h2") == 1
+        article = (public / f"{prefix}articles/paging/index.html").read_text()
+        index = (public / f"{prefix}index.html").read_text()
+        assert 'href="../../qa/paging/"' in article and 'href="qa/paging/"' in index
+    assert not (public / "qa/plain").exists()
+
+
+def test_a_companion_of_an_earlier_draft_is_not_shown(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    folder = publish(outputs, "paging", "分页", dt.date(2026, 10, 1), questions=True)
+    publish(outputs, "paging", "分页：重写后", dt.date(2026, 10, 1))  # the draft changed
+    assert (folder / "questions.json").is_file()
+    build_site(outputs, outputs / "site", inputs)
+    assert not (outputs / "site" / "public" / "qa").exists()
