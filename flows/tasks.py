@@ -6,7 +6,7 @@ Prefect's own caching is off (cache_policy=NONE): its default policy includes th
 and hashes `Path` arguments by value, so the runner keys outputs by content instead.
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
@@ -30,7 +30,7 @@ from pipeline.llm.session import LLMSession
 from pipeline.models import resolve_whisper
 from pipeline.notes import build_notes
 from pipeline.outline import build_outline
-from pipeline.prompts import load_prompt
+from pipeline.prompts import Prompt, load_prompt
 from pipeline.questions import QuestionPrompts, write_questions
 from pipeline.review import review as review_drafts
 from pipeline.runner import Stage, TalkRun
@@ -222,9 +222,7 @@ def draft(
             settings.llm.candidates,
         )
 
-    model = llm_key(settings, llm)
-    model["sampling"] |= {"candidates": settings.llm.candidates}  # only drafts ask for more
-    return run_stage(run, stages.DRAFT, make, key | model)
+    return run_stage(run, stages.DRAFT, make, key | writing_key(settings, llm))
 
 
 def review(
@@ -252,21 +250,12 @@ def review(
     }
 
     def make() -> Review:
-        writer = Writer(
-            llm_for(llm, run),
-            drafting,
-            evidence,
-            vocabulary,
-            language,
-            settings.llm.candidates,
-        )
+        writer = writer_for(run, llm, drafting, evidence, vocabulary, settings)
         return review_drafts(
             draft, evidence, language, vocabulary, prompts, notes.fallbacks, (writer, card_prompt)
         )
 
-    model = llm_key(settings, llm)
-    model["sampling"] |= {"candidates": settings.llm.candidates}
-    return run_stage(run, stages.REVIEW, make, key | model)
+    return run_stage(run, stages.REVIEW, make, key | writing_key(settings, llm))
 
 
 def questions(
@@ -290,21 +279,40 @@ def questions(
     }
 
     def make() -> Questions:
-        language = writing_language(evidence.language)
-        writer = Writer(
-            llm_for(llm, run),
-            drafting,
-            evidence,
-            vocabulary,
-            language,
-            settings.llm.candidates,
-            others=tuple(asking.all()),
-        )
-        return write_questions(draft.text(language), notes, draft.restatements, writer, asking)
+        writer = writer_for(run, llm, drafting, evidence, vocabulary, settings, asking.all())
+        text = draft.text(writer.source_language)
+        return write_questions(text, notes, draft.restatements, writer, asking)
 
+    return run_stage(run, stages.QUESTIONS, make, key | writing_key(settings, llm))
+
+
+def writer_for(
+    run: TalkRun,
+    llm: LLMSession,
+    drafting: DraftPrompts,
+    evidence: Evidence,
+    vocabulary: list[str],
+    settings: Settings,
+    others: Sequence[Prompt] = (),
+) -> Writer:
+    """A writer in the talk's language with the settings' candidates; its texts must echo
+    neither the draft's prompts nor `others`."""
+    return Writer(
+        llm_for(llm, run),
+        drafting,
+        evidence,
+        vocabulary,
+        writing_language(evidence.language),
+        settings.llm.candidates,
+        others=tuple(others),
+    )
+
+
+def writing_key(settings: Settings, llm: LLMSession) -> dict[str, object]:
+    """`llm_key` of a stage that writes through a Writer: it asks for candidates too."""
     model = llm_key(settings, llm)
     model["sampling"] |= {"candidates": settings.llm.candidates}
-    return run_stage(run, stages.QUESTIONS, make, key | model)
+    return model
 
 
 def article(

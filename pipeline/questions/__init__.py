@@ -49,7 +49,6 @@ ASKING = re.compile(
 )
 TITLE_MAX_CHARS = 120
 MAX_QUESTION_TOKENS = 120
-MAX_ANSWER_TOKENS = 400
 
 
 @dataclass(frozen=True)
@@ -64,7 +63,7 @@ class QuestionPrompts:
         return cls(*(load_prompt(name, prompts_dir) for name in cls.NAMES))
 
     def all(self) -> list[Prompt]:
-        return [self.ask_question, self.answer_question]
+        return [getattr(self, name) for name in self.NAMES]
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,7 @@ SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z]
 STYLESHEET = "stylesheets/talk2article.css"
 NAV = {name: name for name in ("首页", "主题", "文章", "问答", "校对", "关于本站")}
 NAV_EN = {"首页": "Home", "主题": "Topics", "文章": "Articles", "问答": "Q&A"}
-NAV_EN |= {"校对": "Proofreading"}
-NAV_EN |= {"关于本站": "About"}
+NAV_EN |= {"校对": "Proofreading", "关于本站": "About"}
 Shelves = list[tuple[Topic, list[PublishedTalk]]]  # topics with their articles, list order
 
 

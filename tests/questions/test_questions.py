@@ -2,47 +2,10 @@ import json
 
 from pipeline.draft import DraftPrompts, Writer
 from pipeline.questions import QuestionPrompts, Topic, question_topics, write_questions
-from pipeline.schema import (
-    Claim,
-    DraftParagraph,
-    DraftSection,
-    DraftText,
-    Evidence,
-    EvidenceUnit,
-    Notes,
-    Section,
-)
+from pipeline.schema import Claim, DraftParagraph, DraftSection, DraftText, Notes, Section
+from tests.draft.test_draft import BLOCKS, EVIDENCE, WASTE
 from tests.llm_double import PromptReplies, scripted_llm
 
-EVIDENCE = Evidence(
-    units=[
-        EvidenceUnit(
-            id="t-00:00:00",
-            kind="transcript",
-            text="Reserving the maximum length for every request wastes 60 to 80 percent of "
-            "KV cache memory.",
-            start=0.0,
-        ),
-        EvidenceUnit(
-            id="t-00:00:06",
-            kind="transcript",
-            text="PagedAttention keeps the KV cache in blocks of 16 tokens, handed out on demand.",
-            start=6.0,
-        ),
-    ]
-)
-WASTE = Claim(
-    statement="60 to 80 percent of the KV cache memory is wasted by reserving the maximum length.",
-    units=["t-00:00:00"],
-    numbers=["60 to 80 percent"],
-    terms=["KV cache"],
-)
-BLOCKS = Claim(
-    statement="The KV cache is kept by PagedAttention in blocks of 16 tokens.",
-    units=["t-00:00:06"],
-    numbers=["16 tokens"],
-    terms=["PagedAttention", "KV cache"],
-)
 NOTES = Notes(
     language="en",
     sections=[
