@@ -110,7 +110,9 @@ def nightly(
     changed, fresh = changed_talks(settings)
     site = settings.outputs_dir / "site"
     opts = settings.site
-    if not changed and site_is_current(site, settings.inputs_dir, opts.publish, opts.topics):
+    if not changed and site_is_current(
+        site, settings.inputs_dir, opts.publish, opts.topics, opts.paths
+    ):
         console.print(f"nothing changed: {len(fresh)} talks are current", markup=False)
         return
     quiet_prefect(verbose=False)
@@ -213,6 +215,7 @@ def built_site(
             policy,
             site_url,
             settings.site.topics,
+            settings.site.paths,
         )
     except StageFailure as err:
         console.print(f"[red]error[/red] site: {escape(str(err))}")

@@ -18,11 +18,11 @@ from pydantic import Field
 from evals import evaluate
 from evals.report import read_history
 from flows.talk import configured, is_fresh, run_talk
+from pipeline.library.talks import awaiting_review, talks_with_articles
 from pipeline.llm.session import LLMSession
 from pipeline.schema import Contract, RunRecord
 from pipeline.settings import Settings
 from pipeline.site import build_site, site_is_current
-from pipeline.site.talks import awaiting_review, talks_with_articles
 from pipeline.store import talk_outputs
 from pipeline.talk import discover_talks, talk_slug
 
@@ -63,10 +63,10 @@ def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> 
         records = [future.result() for future in futures]
     site = settings.outputs_dir / "site"
     built, flagged = None, {}
-    policy, topics = settings.site.publish, settings.site.topics
-    if records or not site_is_current(site, settings.inputs_dir, policy, topics):
+    policy, topics, paths = settings.site.publish, settings.site.topics, settings.site.paths
+    if records or not site_is_current(site, settings.inputs_dir, policy, topics, paths):
         built = build_site(
-            settings.outputs_dir, site, settings.inputs_dir, policy, topics=topics
+            settings.outputs_dir, site, settings.inputs_dir, policy, topics=topics, paths=paths
         ).public
         dashboard = settings.outputs_dir / "evals"
         talks, _ = talks_with_articles(settings.outputs_dir, settings.inputs_dir, site)

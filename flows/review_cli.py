@@ -45,7 +45,7 @@ def awaiting(
     if ctx.invoked_subcommand is not None:
         return
     from flows.talk import configured
-    from pipeline.site.talks import awaiting_review, talks_with_articles
+    from pipeline.library.talks import awaiting_review, talks_with_articles
 
     settings = configured(inputs, outputs)
     site = settings.outputs_dir / "site"
@@ -94,8 +94,8 @@ def places_to_read(slug: str, folder: Path, site: Path) -> list[str]:
 def record(kind: str, talk: Path, reviewer: str, note: str, inputs, outputs) -> None:
     from flows.talk import configured
     from pipeline.errors import StageFailure
+    from pipeline.library.talks import PublishedTalk, load_talk
     from pipeline.review.decisions import decide, record_decision
-    from pipeline.site.talks import PublishedTalk, load_talk
     from pipeline.talk import talk_slug
 
     if not reviewer.strip():

@@ -14,6 +14,7 @@ from pydantic import Field, ValidationError
 
 from pipeline.errors import StageFailure
 from pipeline.evidence import term_pattern
+from pipeline.library.talks import PublishedTalk
 from pipeline.schema import Contract, Draft
 from pipeline.schema.base import PlainText
 
@@ -77,3 +78,14 @@ def assign_topic(draft: Draft, topics: tuple[Topic, ...], chosen: str | None = N
     scores = topic_scores(draft, topics)
     best = max(topics, key=lambda t: (scores[t.id], -topics.index(t)))
     return best if scores[best.id] > 0 else topics[-1]
+
+
+Shelves = list[tuple[Topic, list[PublishedTalk]]]  # topics with their articles, list order
+
+
+def shelves_of(talks: list[PublishedTalk], topics: tuple[Topic, ...]) -> Shelves:
+    """Each topic that has articles, with them (latest first), in the list's order; a
+    talk.yaml's topic wins where the list has it."""
+    placed = {t.slug: assign_topic(t.draft, topics, t.talk.meta.topic).id for t in talks}
+    shelves = [(topic, [t for t in talks if placed[t.slug] == topic.id]) for topic in topics]
+    return [(topic, shelved) for topic, shelved in shelves if shelved]

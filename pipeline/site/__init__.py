@@ -1,11 +1,14 @@
 """The site (outputs/site/): MkDocs Material sources for every published talk, Chinese by
 default and English beside it (mkdocs-static-i18n), and the built pages.
 
-    outputs/site/mkdocs.yml, docs/ (index, about, topics/, articles/, qa/, proof/, assets/),
-    public/, site.json (what was published, by which policy, decisions and topic list)
+    outputs/site/mkdocs.yml, docs/ (index, about, topics/, articles/, qa/, glossary/,
+    hubs/, proof/, assets/), public/, site.json (what was published, by which policy,
+    decisions and library data, and the library: glossary, reading paths, hubs)
 
-Each article is listed under one topic (pipeline.library.topics); the index lists the
-topics that have articles, each with its own page of cards.
+What the articles make together comes from the library layer (pipeline.library): each
+article is listed under one topic, whose page is its reading path (cards in reading order,
+each with its path note); a glossary of the terms several articles use, each article
+linking its first mention; a hub page per meetup.
 
 Which talks are published follows the policy (pipeline.review.decisions): by default an
 article a reviewer approved, or one the automatic review recommends that nobody has
@@ -28,9 +31,11 @@ from pydantic import Field
 
 from pipeline.article.typeset import typeset_plain
 from pipeline.errors import StageFailure
-from pipeline.library.topics import DEFAULT_TOPICS, Topic, assign_topic, load_topics
+from pipeline.library import Holdings, build_library, library_digest
+from pipeline.library.talks import PublishedTalk, published_talks
 from pipeline.review.decisions import DECISIONS_FILE, Policy
 from pipeline.schema import Contract
+from pipeline.schema.library import Library
 from pipeline.site.pages import (
     about_page,
     article_page,
@@ -38,19 +43,24 @@ from pipeline.site.pages import (
     page_path,
     proof_page,
     qa_page,
+)
+from pipeline.site.shelves import (
+    glossary_index,
+    glossary_page,
+    hub_page,
+    note_text,
+    shown_term,
     topic_page,
 )
-from pipeline.site.talks import PublishedTalk, published_talks
-from pipeline.store import atomic_write_text, sha256_file
+from pipeline.store import atomic_write_text
 
 # Chinese words are segmented by jieba with zero-width spaces, which must separate words.
 SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
 # The site's own styles (pipeline/site/pictures.css), where the pages link them.
 STYLESHEET = "stylesheets/talk2article.css"
-NAV = {name: name for name in ("首页", "主题", "文章", "问答", "校对", "关于本站")}
-NAV_EN = {"首页": "Home", "主题": "Topics", "文章": "Articles", "问答": "Q&A"}
-NAV_EN |= {"校对": "Proofreading", "关于本站": "About"}
-Shelves = list[tuple[Topic, list[PublishedTalk]]]  # topics with their articles, list order
+NAV = {name: name for name in ("首页", "主题", "活动", "文章", "问答", "术语", "校对", "关于本站")}
+NAV_EN = {"首页": "Home", "主题": "Topics", "活动": "Meetups", "文章": "Articles", "问答": "Q&A"}
+NAV_EN |= {"术语": "Glossary", "校对": "Proofreading", "关于本站": "About"}
 
 
 class SiteBuild(Contract):
@@ -60,7 +70,8 @@ class SiteBuild(Contract):
     decisions: str = Field("", description="decisions_digest of the inputs it was built from")
     articles: list[str] = Field(description="the published talks, latest first")
     topics: dict[str, str] = Field(default_factory=dict, description="talk -> its topic's id")
-    topic_list: str = Field("", description="sha256 of the topic list it was built with")
+    library_data: str = Field("", description="library_digest of the data it was built from")
+    library: Library = Field(default_factory=Library)
     left_out: list[str] = Field(default_factory=list, description="talks not published, and why")
 
 
@@ -74,22 +85,15 @@ def decisions_digest(inputs_dir: Path) -> str:
     return digest.hexdigest()
 
 
-def topic_list_digest(topics: Path | None) -> str:
-    return sha256_file(topics or DEFAULT_TOPICS)
-
-
-def shelves_of(talks: list[PublishedTalk], topics: tuple[Topic, ...]) -> Shelves:
-    """Each topic that has articles, with them (latest first), in the list's order; a
-    talk.yaml's topic wins where the list has it."""
-    placed = {t.slug: assign_topic(t.draft, topics, t.talk.meta.topic).id for t in talks}
-    shelves = [(topic, [t for t in talks if placed[t.slug] == topic.id]) for topic in topics]
-    return [(topic, shelved) for topic, shelved in shelves if shelved]
-
-
 def site_is_current(
-    site_dir: Path, inputs_dir: Path, policy: Policy, topics: Path | None = None
+    site_dir: Path,
+    inputs_dir: Path,
+    policy: Policy,
+    topics: Path | None = None,
+    paths: Path | None = None,
 ) -> bool:
-    """Whether the built site was made by this policy from these decisions and topics."""
+    """Whether the built site was made by this policy from these decisions and library
+    data (topics, pinned paths, meetup files)."""
     try:
         built = SiteBuild.model_validate_json((site_dir / "site.json").read_text())
     except (OSError, ValueError):
@@ -98,11 +102,11 @@ def site_is_current(
         (site_dir / "public" / "index.html").is_file()
         and built.policy == policy
         and built.decisions == decisions_digest(inputs_dir)
-        and built.topic_list == topic_list_digest(topics)
+        and built.library_data == library_digest(inputs_dir, topics, paths)
     )
 
 
-def site_nav(talks: list[PublishedTalk], lang: str, shelves: Shelves = ()) -> list[dict]:
+def site_nav(h: Holdings, lang: str) -> list[dict]:
     """The navigation in one language: its own titles, typeset; paths as the default
     language names them (static-i18n finds each language's file)."""
     names = NAV if lang == "zh" else {zh: NAV_EN[zh] for zh in NAV}
@@ -114,18 +118,30 @@ def site_nav(talks: list[PublishedTalk], lang: str, shelves: Shelves = ()) -> li
         ]
 
     nav = [{names["首页"]: "index.md"}]
-    if shelves:
-        topics = [{t.name(lang): page_path("topics", t.id, "zh")} for t, _ in shelves]
+    if h.shelves:
+        topics = [{t.name(lang): page_path("topics", t.id, "zh")} for t, _ in h.shelves]
         nav.append({names["主题"]: topics})
-    if talks:
-        nav.append({names["文章"]: entries("articles", talks)})
-        if answered := [t for t in talks if t.questions]:
+    if hubs := h.library.hubs:
+        nav.append(
+            {
+                names["活动"]: [
+                    {typeset_plain(b.name, lang): page_path("hubs", b.id, "zh")} for b in hubs
+                ]
+            }
+        )
+    if h.talks:
+        nav.append({names["文章"]: entries("articles", h.talks)})
+        if answered := [t for t in h.talks if t.questions]:
             nav.append({names["问答"]: entries("qa", answered)})
-        nav.append({names["校对"]: entries("proof", talks)})
+    if glossary := h.library.glossary:
+        terms = [{shown_term(g.term, lang): page_path("glossary", g.id, "zh")} for g in glossary]
+        nav.append({names["术语"]: [page_path("glossary", "index", "zh"), *terms]})
+    if h.talks:
+        nav.append({names["校对"]: entries("proof", h.talks)})
     return [*nav, {names["关于本站"]: "about.md"}]
 
 
-def mkdocs_config(talks: list[PublishedTalk], site_url: str | None, shelves: Shelves = ()) -> dict:
+def mkdocs_config(h: Holdings, site_url: str | None) -> dict:
     return {
         "site_name": "talk2article",
         "site_description": "Technical talks turned into cited bilingual articles.",
@@ -155,33 +171,52 @@ def mkdocs_config(talks: list[PublishedTalk], site_url: str | None, shelves: She
                             "locale": "en",
                             "name": "English",
                             "build": True,
-                            "nav": site_nav(talks, "en", shelves),
+                            "nav": site_nav(h, "en"),
                         },
                     ],
                 }
             },
         ],
-        "nav": site_nav(talks, "zh", shelves),
+        "nav": site_nav(h, "zh"),
     }
 
 
-def write_docs(docs: Path, talks: list[PublishedTalk], shelves: Shelves = ()) -> None:
+def library_pages(h: Holdings, lang: str) -> dict[str, str]:
+    """docs/ path -> Markdown of the topics (their reading paths), hubs and glossary."""
+    pages = {page_path("topics", t.id, lang): topic_page(t, h, lang) for t, _ in h.shelves}
+    pages |= {page_path("hubs", b.id, lang): hub_page(b, h, lang) for b in h.library.hubs}
+    if h.library.glossary:
+        pages[page_path("glossary", "index", lang)] = glossary_index(h, lang)
+        for entry in h.library.glossary:
+            pages[page_path("glossary", entry.id, lang)] = glossary_page(entry, h, lang)
+    return pages
+
+
+def talk_pages(talk: PublishedTalk, h: Holdings, lang: str) -> dict[str, str]:
+    """docs/ path -> Markdown of a talk's article (with its path note) and Q&A."""
+    page = page_path("articles", talk.slug, lang)
+    found = h.library.note_of(talk.slug)
+    note = note_text(found[1], found[0], h, lang, page) if found else None
+    pages = {page: article_page(talk, lang, h.library.glossary, note)}
+    if talk.questions:
+        pages[page_path("qa", talk.slug, lang)] = qa_page(talk, lang)
+    return pages
+
+
+def write_docs(docs: Path, h: Holdings) -> None:
     pages = {"about.md": about_page("zh"), "about.en.md": about_page("en")}
     for lang in ("zh", "en"):
-        pages["index.md" if lang == "zh" else "index.en.md"] = index_page(talks, lang, shelves)
-        for topic, shelved in shelves:
-            pages[page_path("topics", topic.id, lang)] = topic_page(topic, shelved, lang)
-    for talk in talks:
-        for lang in ("zh", "en"):
-            pages[page_path("articles", talk.slug, lang)] = article_page(talk, lang)
-            if talk.questions:
-                pages[page_path("qa", talk.slug, lang)] = qa_page(talk, lang)
+        pages["index.md" if lang == "zh" else "index.en.md"] = index_page(h, lang)
+        pages |= library_pages(h, lang)
+        for talk in h.talks:
+            pages |= talk_pages(talk, h, lang)
+    for talk in h.talks:
         pages[page_path("proof", talk.slug, "zh")] = proof_page(talk)
     for name, text in pages.items():
         (docs / name).parent.mkdir(parents=True, exist_ok=True)
         (docs / name).write_text(text, encoding="utf-8")
     files = {STYLESHEET: Path(__file__).with_name("pictures.css")}
-    files |= {k: v for t in talks for k, v in t.pictures().items()}
+    files |= {k: v for t in h.talks for k, v in t.pictures().items()}
     for name, source in files.items():
         (docs / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, docs / name)
@@ -194,18 +229,18 @@ def write_site(
     policy: Policy = "recommended",
     site_url: str | None = None,
     topics: Path | None = None,
+    paths: Path | None = None,
 ) -> SiteBuild:
     """The MkDocs project for every talk under `outputs_dir` the policy publishes, by the
     decisions in the talk folders under `inputs_dir`, under the topics of the list
-    `topics` (default: the shipped one)."""
+    `topics` and the pinned paths of `paths` (default: the shipped ones)."""
     digest = decisions_digest(inputs_dir)
     talks, left_out = published_talks(outputs_dir, inputs_dir, policy, skip=site_dir)
-    shelves = shelves_of(talks, load_topics(topics))
+    h = build_library(talks, inputs_dir, topics, paths)
     site_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=site_dir, prefix=".docs-") as tmp:
-        write_docs(Path(tmp), talks, shelves)
-        config = mkdocs_config(talks, site_url, shelves)
-        config = yaml.safe_dump(config, allow_unicode=True, sort_keys=False)
+        write_docs(Path(tmp), h)
+        config = yaml.safe_dump(mkdocs_config(h, site_url), allow_unicode=True, sort_keys=False)
         (Path(tmp) / "mkdocs.yml").write_text(config, encoding="utf-8")
         shutil.rmtree(site_dir / "docs", ignore_errors=True)
         (Path(tmp) / "mkdocs.yml").replace(site_dir / "mkdocs.yml")
@@ -216,8 +251,9 @@ def write_site(
         policy=policy,
         decisions=digest,
         articles=[t.slug for t in talks],
-        topics={t.slug: topic.id for topic, shelved in shelves for t in shelved},
-        topic_list=topic_list_digest(topics),
+        topics={t.slug: topic.id for topic, shelved in h.shelves for t in shelved},
+        library_data=library_digest(inputs_dir, topics, paths),
+        library=h.library,
         left_out=left_out,
     )
 
@@ -229,10 +265,11 @@ def build_site(
     policy: Policy = "recommended",
     site_url: str | None = None,
     topics: Path | None = None,
+    paths: Path | None = None,
 ) -> SiteBuild:
     """Write the MkDocs project and build it strictly into `site_dir`/public; site.json
     records what was published."""
-    written = write_site(outputs_dir, site_dir, inputs_dir, policy, site_url, topics)
+    written = write_site(outputs_dir, site_dir, inputs_dir, policy, site_url, topics, paths)
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--clean"]
     done = subprocess.run(command, cwd=site_dir, capture_output=True, text=True)
     if done.returncode != 0:

@@ -27,3 +27,8 @@ class SiteOptions(BaseSettings):
         description="A topic list of your own (YAML, as pipeline/library/topics.yaml); "
         "default: the shipped list for AI-systems talks.",
     )
+    paths: Path | None = Field(
+        None,
+        description="Reading paths pinned by you (YAML, as pipeline/library/paths.yaml): a "
+        "path's name and the order of some of its articles; default: none pinned.",
+    )

@@ -4,13 +4,18 @@ goes through the house typesetting, which escapes markup; the HTML here is the s
 own."""
 
 import posixpath
+import re
 
 from pipeline.article import render_citation
 from pipeline.article.typeset import typeset_plain, typeset_text
-from pipeline.library.topics import Topic
+from pipeline.evidence import term_pattern
+from pipeline.library import Holdings
+from pipeline.library.glossary import forms_of
+from pipeline.library.talks import PublishedTalk
+from pipeline.library.topics import Shelves
 from pipeline.review.card import LABELS, PLACE, UNRESOLVED, place_of
 from pipeline.schema import EvidenceUnit
-from pipeline.site.talks import PublishedTalk
+from pipeline.schema.library import GlossaryTerm, Hub
 from pipeline.text import clock, has_cjk
 
 PROMISE = {
@@ -23,13 +28,16 @@ PROMISE = {
 HEADINGS = {
     "zh": {"latest": "最新文章", "card": "审稿卡", "speaker": "讲者", "date": "日期",
            "video": "视频", "deck": "幻灯片", "proof": "中英对照校对", "none": "还没有文章。",
-           "topics": "主题", "shelf": "- [{name}]({link})（{n} 篇）：{scope}", "qa": "问答",
+           "topics": "主题", "path": "阅读路径", "hubs": "活动", "glossary": "术语表",
+           "terms": "：多篇文章共用的 {n} 个术语", "qa": "问答",
+           "shelf": "- [{name}]({link})（{n} 篇）：{scope}",
            "qa_title": "问答：{title}",
            "qa_intro": "用问答说清《{title}》的要点，想先知道结论的读者可以从这里读起。"
            "每个回答只根据文章引用的证据写成，链接指向视频的时间或幻灯片。"},
     "en": {"latest": "Latest articles", "card": "Review card", "speaker": "Speaker",
            "date": "Date", "video": "Video", "deck": "Slides", "proof": "zh/en proofreading",
-           "none": "No articles yet.", "topics": "Topics",
+           "none": "No articles yet.", "topics": "Topics", "path": "Reading path",
+           "hubs": "Meetups", "glossary": "Glossary", "terms": ": {n} terms several articles share",
            "shelf": "- [{name}]({link}) ({n}): {scope}", "qa": "Q&A",
            "qa_title": "Q&A: {title}",
            "qa_intro": "The points of “{title}” in questions and answers, for readers who want "
@@ -91,29 +99,33 @@ def relative(target: str, page: str) -> str:
     return posixpath.relpath(target, posixpath.dirname(page))
 
 
-def card_lines(talk: PublishedTalk, lang: str, page: str) -> list[str]:
-    """A card of the index: tags, title (a link), one-sentence summary."""
+def card_lines(talk: PublishedTalk, lang: str, page: str, note: str | None = None) -> list[str]:
+    """A card of the index: tags, title (a link), one-sentence summary (on a reading path,
+    the article's path note instead)."""
     text = talk.draft.text(lang)
     tags = " · ".join(typeset_plain(t, "en") for t in talk.draft.tags)
     link = relative(page_path("articles", talk.slug, "zh"), page)
     lines = [f"-   {typeset_text(tags, 'en')}" if tags else "-   &nbsp;", "", "    ---", ""]
     lines += [f"    [{typeset_text(text.title, lang)}]({link})", ""]
-    if text.summary:
-        lines += [f"    {typeset_text(text.summary, lang)}", ""]
+    if note or text.summary:
+        lines += [f"    {note or typeset_text(text.summary, lang)}", ""]
     if talk.questions:
         qa = relative(page_path("qa", talk.slug, "zh"), page)
         lines += [f"    [{HEADINGS[lang]['qa']}]({qa})", ""]
     return lines
 
 
-def cards(talks: list[PublishedTalk], lang: str, page: str) -> list[str]:
+def cards(
+    talks: list[PublishedTalk], lang: str, page: str, notes: dict[str, str] | None = None
+) -> list[str]:
+    """Cards of articles; `notes` (slug -> Markdown) replace their summaries."""
     lines = ['<div class="grid cards" markdown>', ""]
     for talk in talks:
-        lines += card_lines(talk, lang, page)
+        lines += card_lines(talk, lang, page, (notes or {}).get(talk.slug))
     return [*lines, "</div>", ""]
 
 
-def topic_lines(shelves: list[tuple[Topic, list[PublishedTalk]]], lang: str) -> list[str]:
+def topic_lines(shelves: Shelves, lang: str) -> list[str]:
     """The topics that have articles, each a link, its count and its one-line scope."""
     words = HEADINGS[lang]
     lines = [f"## {words['topics']}", ""]
@@ -124,25 +136,32 @@ def topic_lines(shelves: list[tuple[Topic, list[PublishedTalk]]], lang: str) -> 
     return [*lines, ""]
 
 
-def index_page(
-    talks: list[PublishedTalk], lang: str, shelves: list[tuple[Topic, list[PublishedTalk]]] = ()
-) -> str:
+def hub_lines(hubs: list[Hub], lang: str) -> list[str]:
+    """The meetups, each a link with its date and number of talks."""
+    lines = [f"## {HEADINGS[lang]['hubs']}", ""]
+    for hub in hubs:
+        when = f" · {hub.date.isoformat()}" if hub.date else ""
+        count = f"（{len(hub.talks)} 场）" if lang == "zh" else f" ({len(hub.talks)} talks)"
+        name = typeset_text(hub.name, lang)
+        lines.append(f"- [{name}]({page_path('hubs', hub.id, 'zh')}){when}{count}")
+    return [*lines, ""]
+
+
+def index_page(h: Holdings, lang: str) -> str:
+    """The promise, the topics, the meetups, the glossary and the latest articles."""
     words = HEADINGS[lang]
-    title = "talk2article"
-    lines = [f"# {title}", "", PROMISE[lang], ""]
-    if shelves:
-        lines += topic_lines(shelves, lang)
+    lines = ["# talk2article", "", PROMISE[lang], ""]
+    if h.shelves:
+        lines += topic_lines(h.shelves, lang)
+    if h.library.hubs:
+        lines += hub_lines(h.library.hubs, lang)
+    if glossary := h.library.glossary:
+        link = page_path("glossary", "index", "zh")
+        lines += [f"[{words['glossary']}]({link}){words['terms'].format(n=len(glossary))}", ""]
     lines += [f"## {words['latest']}", ""]
-    if not talks:
+    if not h.talks:
         return "\n".join([*lines, words["none"], ""])
-    return "\n".join(lines + cards(talks, lang, "index.md"))
-
-
-def topic_page(topic: Topic, talks: list[PublishedTalk], lang: str) -> str:
-    """A topic: its name, its scope, its articles' cards (latest first)."""
-    page = page_path("topics", topic.id, lang)
-    lines = [f"# {typeset_text(topic.name(lang), lang)}", "", typeset_text(topic.scope(lang), lang)]
-    return "\n".join([*lines, "", *cards(talks, lang, page)])
+    return "\n".join(lines + cards(h.talks, lang, "index.md"))
 
 
 def about_page(lang: str) -> str:
@@ -265,9 +284,16 @@ def citation(unit: EvidenceUnit, talk: PublishedTalk, page: str) -> str:
 
 
 def paragraph_lines(
-    text: str, citations: list[str], talk: PublishedTalk, lang: str, page: str, shown: set[int]
+    text: str,
+    citations: list[str],
+    talk: PublishedTalk,
+    lang: str,
+    page: str,
+    shown: set[int],
+    links: tuple[dict[str, str], set[str]] | None = None,
 ) -> list[str]:
-    """A paragraph, after the picture of the first slide it cites that is not shown yet."""
+    """A paragraph, after the picture of the first slide it cites that is not shown yet;
+    `links` are the glossary terms' pages and the terms the article has linked so far."""
     units = [talk.units[c] for c in citations if c in talk.units]
     lines = []
     for slide in dict.fromkeys(u.slide for u in units if u.slide is not None):
@@ -276,19 +302,34 @@ def paragraph_lines(
             image = relative(picture, page)
             lines += [f'![slide {slide}]({image}){{ align=right width="320" loading=lazy }}', ""]
             break
-    return [*lines, cited(text, units, talk, lang, page), ""]
+    return [*lines, cited(text, units, talk, lang, page, links), ""]
 
 
-def cited(text: str, units: list[EvidenceUnit], talk: PublishedTalk, lang: str, page: str) -> str:
-    """Typeset text followed by its citations."""
+def cited(
+    text: str,
+    units: list[EvidenceUnit],
+    talk: PublishedTalk,
+    lang: str,
+    page: str,
+    links: tuple[dict[str, str], set[str]] | None = None,
+) -> str:
+    """Typeset text, its first mentions of glossary terms linked, followed by its
+    citations."""
     refs = [citation(u, talk, page) for u in units]
-    body = typeset_text(text, lang)
+    body = with_term_links(typeset_text(text, lang), *(links or ({}, set())))
     if refs:
         body += f"（{'、'.join(refs)}）" if lang == "zh" else f" ({', '.join(refs)})"
     return body
 
 
-def article_page(talk: PublishedTalk, lang: str) -> str:
+def article_page(
+    talk: PublishedTalk,
+    lang: str,
+    glossary: list[GlossaryTerm] = (),
+    path_note: str | None = None,
+) -> str:
+    """The article: title, summary, facts, reviews, its reading-path note, its chapters;
+    its first mention of each glossary term it uses links to the term's page."""
     page = page_path("articles", talk.slug, lang)
     text = talk.draft.text(lang)
     lines = [f"# {typeset_text(text.title, lang)}", ""]
@@ -296,11 +337,19 @@ def article_page(talk: PublishedTalk, lang: str) -> str:
         lines += [f"*{typeset_text(text.summary, lang)}*", ""]
     lines += facts_line(talk, lang, page) + decision_lines(talk, lang)
     lines += review_card(talk, lang, page)
+    if path_note:
+        lines += [f'!!! abstract "{HEADINGS[lang]["path"]}"', "", f"    {path_note}", ""]
     shown: set[int] = set()
+    links = {
+        g.term: relative(page_path("glossary", g.id, "zh"), page)
+        for g in glossary
+        if talk.slug in g.used_by
+    }
+    linked: set[str] = set()
     for section in text.sections:
         lines += [f"## {typeset_text(section.title, lang)}", ""]
         for p in section.paragraphs:
-            lines += paragraph_lines(p.text, p.citations, talk, lang, page, shown)
+            lines += paragraph_lines(p.text, p.citations, talk, lang, page, shown, (links, linked))
     return "\n".join(lines)
 
 
@@ -352,3 +401,38 @@ def restatement_lines(talk: PublishedTalk) -> list[str]:
         written = typeset_text(r.written, lang) if r.written else RESTATED["kept"]
         lines += [f"- {refs} {typeset_text(r.said, lang)}", f"    → {written}"]
     return [*lines, ""]
+
+
+# Code spans and links already in typeset text: a term inside them is not linked again.
+NOT_LINKABLE = re.compile(r"`[^`]*`|\[[^\]]*\]\([^)]*\)")
+
+
+def form_pattern(form: str) -> re.Pattern:
+    """A form as typeset text has it: Chinese with or without spaces beside Latin letters,
+    Latin as whole words."""
+    if has_cjk(form):
+        return re.compile(r"\s?".join(re.escape(c) for c in form.replace(" ", "")))
+    return term_pattern(form, plural=True)
+
+
+def with_term_links(body: str, links: dict[str, str], linked: set[str]) -> str:
+    """Typeset text whose first mention of each glossary term not yet `linked` in the
+    article links to the term's page (term -> relative link)."""
+    for term, link in links.items():
+        if term in linked:
+            continue
+        blocked = [m.span() for m in NOT_LINKABLE.finditer(body)]
+        for form in forms_of(term):
+            found = next(
+                (
+                    m
+                    for m in form_pattern(form).finditer(body)
+                    if not any(a < m.end() and m.start() < b for a, b in blocked)
+                ),
+                None,
+            )
+            if found:
+                body = f"{body[: found.start()]}[{found.group()}]({link}){body[found.end() :]}"
+                linked.add(term)
+                break
+    return body

@@ -28,8 +28,9 @@ DECK_SUFFIXES = {".pptx", ".pdf"}
 # .json/.bcc: Bilibili's subtitle JSON (BCC).
 SUBTITLE_SUFFIXES = {".srt", ".vtt", ".json", ".bcc"}
 META_NAMES = {"talk.yaml", "talk.yml"}
-# Not inputs of the articles: notes for people, and reviewers' decisions on the articles.
-IGNORED_NAMES = {"README.md", "readme.md", "PROVENANCE.md", "decisions.yaml"}
+# Not inputs of the articles: notes for people, reviewers' decisions on the articles, and
+# the file that makes a folder of talks one meetup (pipeline.library.hubs).
+IGNORED_NAMES = {"README.md", "readme.md", "PROVENANCE.md", "decisions.yaml", "meetup.yaml"}
 MAX_META_BYTES = 64 * 1024
 
 

@@ -57,8 +57,8 @@ def test_an_empty_outputs_folder_is_a_site_with_no_articles(tmp_path):
 
 
 def approve(outputs, inputs, slug: str, kind: str = "approved") -> None:
+    from pipeline.library.talks import load_talk
     from pipeline.review.decisions import decide, record_decision
-    from pipeline.site.talks import load_talk
 
     talk = load_talk(outputs / slug, slug, inputs)
     (inputs / slug).mkdir(parents=True, exist_ok=True)

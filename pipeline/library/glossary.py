@@ -1,0 +1,178 @@
+"""The glossary across talks: a page for every deck term that two published articles or
+more use, with the sentence of an article that explains it (cited) and the articles that
+use it.
+
+A term is a deck term of a talk when its evidence glossary has it (the talk's vocabulary:
+deck and talk.yaml terms). An article explains a term where one of its sentences defines
+it: the term as the subject of a defining verb ("PagedAttention splits the KV cache into
+blocks", "前缀缓存是……"), or named ("a scheduler called continuous batching"). Found in
+code, never written by a model, so every sentence shown is the article's own, and a term
+no article explains gets no page: better no entry than an invented one.
+"""
+
+import re
+import unicodedata
+
+from pipeline import terminology
+from pipeline.evidence import term_pattern
+from pipeline.grounding import split_sentences
+from pipeline.library.talks import PublishedTalk
+from pipeline.schema.library import Explanation, GlossaryTerm
+from pipeline.text import has_cjk
+
+MIN_USERS = 2  # a term one article uses is that article's business, not the library's
+# A verb that says what the term is or does, right after it (an aside in brackets or a
+# comma may come between): "X is", "X stores", "X，即", "X 是".
+EN_DEFINING = re.compile(
+    r"^\s*(?:\([^)]*\)\s*)?,?\s*(?:which\s+|that\s+)?(?:is|are|means|refers to|stands for|"
+    r"stores|keeps|holds|splits|lets|allows|makes|turns|reuses|shares|schedules|batches|"
+    r"caches|avoids|removes|moves|manages|allocates|works|computes|runs|packs|compiles|"
+    r"generates|constrains|routes|sends|replaces|hands out|breaks|fills|joins|overlaps|"
+    r"prepares|returns|serves|decides|matches|tracks|evicts|reads|writes|loads)\b",
+    re.IGNORECASE,
+)
+EN_NAMING = re.compile(r"\b(?:called|named|known as)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
+ZH_DEFINING = re.compile(
+    r"^\s*(?:（[^）]*）|\([^)]*\))?\s*[，,]?\s*(?:是|指|即|就是|意味着|负责|用于|用来|把|将|让|使|"
+    r"会|可以|能够|通过|存储|保存|缓存|复用|共享|调度|分配|管理|避免|解决|按|在)"
+)
+ZH_NAMING = re.compile(r"(?:称为|叫做|叫作|名为|即)\s*$")
+SUBJECT_CHARS = 12  # a term this close to the sentence's start is its subject
+
+
+def term_id(term: str) -> str:
+    """The term's page name: lower-case ASCII words joined by hyphens (a Chinese term by its
+    code points, which stay stable)."""
+    ascii_ = unicodedata.normalize("NFKD", term).encode("ascii", "ignore").decode()
+    words = re.findall(r"[a-z0-9]+", ascii_.lower())
+    return "-".join(words) if words else "-".join(f"u{ord(c):x}" for c in term if c.strip())
+
+
+def forms_of(term: str) -> tuple[str, ...]:
+    """The term and the Chinese forms the house gives it ("prefix caching", 前缀缓存)."""
+    entry = next((t for t in terminology.terms() if t.en.lower() == term.lower()), None)
+    return (term, *(entry.forms() if entry else ()))
+
+
+def matches(sentence: str, form: str) -> list[re.Match]:
+    if has_cjk(form):
+        return list(re.finditer(re.escape(form), sentence))
+    return list(term_pattern(form, plural=True).finditer(sentence))
+
+
+def defines(sentence: str, form: str) -> bool:
+    """Whether the sentence says what `form` is or does: it is the subject of a defining
+    verb near the sentence's start, or the sentence names it."""
+    chinese = has_cjk(sentence)
+    defining, naming = (ZH_DEFINING, ZH_NAMING) if chinese else (EN_DEFINING, EN_NAMING)
+    for match in matches(sentence, form):
+        before, after = sentence[: match.start()], sentence[match.end() :]
+        if naming.search(before):
+            return True
+        if len(before.strip()) <= SUBJECT_CHARS and defining.match(after):
+            return True
+    return False
+
+
+def article_text(talk: PublishedTalk, lang: str) -> str:
+    text = talk.draft.text(lang)
+    paragraphs = [p.text for s in text.sections for p in s.paragraphs]
+    return "\n".join([text.title, *(s.title for s in text.sections), *paragraphs])
+
+
+def uses(talk: PublishedTalk, term: str) -> bool:
+    """Whether either article of the talk mentions the term in one of its forms."""
+    en, zh = article_text(talk, "en"), article_text(talk, "zh")
+    return bool(matches(en, term)) or any(terminology.has_form(zh, f) for f in forms_of(term))
+
+
+def sentence_with(text: str, term: str, defining: bool) -> str | None:
+    """The first sentence of `text` that defines the term (or, unless `defining`, that
+    mentions it)."""
+    for sentence in split_sentences(text):
+        for form in forms_of(term):
+            if defines(sentence, form) or (not defining and matches(sentence, form)):
+                return sentence
+    return None
+
+
+def explanation(talk: PublishedTalk, term: str) -> Explanation | None:
+    """The first paragraph of the talk that defines the term in either language, with that
+    sentence in both: the other language's sentence that mentions it, or its whole
+    paragraph (paragraphs are translated one for one, sentences are not)."""
+    pairs = zip(talk.draft.zh.sections, talk.draft.en.sections, strict=False)
+    for zh_section, en_section in pairs:
+        for zh, en in zip(zh_section.paragraphs, en_section.paragraphs, strict=False):
+            en_def, zh_def = sentence_with(en.text, term, True), sentence_with(zh.text, term, True)
+            if not (en_def or zh_def):
+                continue
+            return Explanation(
+                slug=talk.slug,
+                en=en_def or sentence_with(en.text, term, False) or en.text,
+                zh=zh_def or sentence_with(zh.text, term, False) or zh.text,
+                citations=en.citations,
+            )
+    return None
+
+
+def candidate_terms(talks: list[PublishedTalk]) -> list[str]:
+    """Every deck term of the published talks, once (first spelling wins), but the names
+    of their speakers."""
+    speakers = {t.talk.meta.speaker.lower() for t in talks if t.talk.meta.speaker}
+    found: dict[str, str] = {}
+    for talk in talks:
+        for entry in talk.evidence.glossary:
+            key = entry.term.strip().lower()
+            if key and key not in speakers and not key.isdigit():
+                found.setdefault(key, entry.term.strip())
+    return list(found.values())
+
+
+class Articles:
+    """The published talks by slug, with what each explains and uses, looked up once (the
+    glossary, the paths, the hubs and their checks ask the same questions)."""
+
+    def __init__(self, talks: list[PublishedTalk]) -> None:
+        self.talks = talks
+        self.by_slug = {t.slug: t for t in talks}
+        self._explanations: dict[tuple[str, str], Explanation | None] = {}
+        self._uses: dict[tuple[str, str], bool] = {}
+
+    def explanation(self, slug: str, term: str) -> Explanation | None:
+        if (slug, term) not in self._explanations:
+            talk = self.by_slug.get(slug)
+            self._explanations[slug, term] = explanation(talk, term) if talk else None
+        return self._explanations[slug, term]
+
+    def explains(self, slug: str, term: str) -> bool:
+        return self.explanation(slug, term) is not None
+
+    def uses(self, slug: str, term: str) -> bool:
+        if (slug, term) not in self._uses:
+            talk = self.by_slug.get(slug)
+            self._uses[slug, term] = bool(talk and uses(talk, term))
+        return self._uses[slug, term]
+
+    def missing(self, slug: str | None) -> list[str]:
+        """Why `slug` cannot be named: no published article has it."""
+        if slug and slug not in self.by_slug:
+            return [f"names {slug!r}, which is no published article"]
+        return []
+
+
+def glossary_of(articles: Articles) -> list[GlossaryTerm]:
+    """The terms at least MIN_USERS articles use and one of them explains, alphabetically;
+    the explanation comes from the earliest talk (by date) that gives one, and its article
+    leads the list of users."""
+    oldest_first = sorted(articles.talks, key=lambda t: (t.newest_first()[0], t.slug))
+    entries = {}
+    for term in candidate_terms(articles.talks):
+        users = [t.slug for t in oldest_first if articles.uses(t.slug, term)]
+        if len(users) < MIN_USERS:
+            continue
+        found = next((e for slug in users if (e := articles.explanation(slug, term))), None)
+        if found is None or (id_ := term_id(term)) in entries:
+            continue
+        order = [found.slug, *(slug for slug in users if slug != found.slug)]
+        entries[id_] = GlossaryTerm(term=term, id=id_, explained=found, used_by=order)
+    return sorted(entries.values(), key=lambda g: g.term.lower())

@@ -1,0 +1,92 @@
+"""Meetup hubs: a folder of talk folders under inputs/ with a meetup.yaml (name, date,
+place, optional order) is one event, read together on a hub page: the event, its talks
+in reading order, and the threads that run through them.
+
+A thread is a term two of the event's articles or more use, with the article that
+explains it if one does (pipeline.library.glossary); the hub states nothing else, so its
+sentences are grounded in the talks' own articles. The order is the meetup file's, else
+the reading order of pipeline.library.paths.
+"""
+
+import datetime as dt
+from pathlib import Path
+
+import yaml
+from pydantic import Field, ValidationError
+
+from pipeline.errors import StageFailure
+from pipeline.library.glossary import MIN_USERS, Articles, candidate_terms, term_id
+from pipeline.library.paths import prerequisites, reading_order
+from pipeline.library.talks import PublishedTalk
+from pipeline.schema import Contract
+from pipeline.schema.base import PlainText
+from pipeline.schema.library import Hub, Thread
+from pipeline.talk import input_folder
+
+MEETUP_FILE = "meetup.yaml"
+MAX_THREADS = 3
+
+
+class Meetup(Contract):
+    name: PlainText = Field(max_length=120)
+    date: dt.date | None = None
+    place: PlainText | None = Field(None, max_length=120)
+    order: list[str] = Field(default_factory=list, description="talk folders, first to read first")
+
+
+def load_meetup(path: Path) -> Meetup:
+    try:
+        return Meetup.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
+    except (OSError, yaml.YAMLError, ValidationError, TypeError) as err:
+        raise StageFailure(f"not a meetup file: {type(err).__name__}: {err}", path) from err
+
+
+def members(folder: Path, talks: list[PublishedTalk], inputs_dir: Path) -> list[PublishedTalk]:
+    """The published talks whose input folder lies in the meetup's folder."""
+    inside = []
+    for talk in talks:
+        origin = input_folder(talk.run.origin or f"inputs/{talk.slug}", inputs_dir).resolve()
+        if origin.is_relative_to(folder.resolve()) and origin != folder.resolve():
+            inside.append(talk)
+    return inside
+
+
+def threads_of(talks: list[PublishedTalk], articles: Articles) -> list[Thread]:
+    """The terms most of the event's articles use (an explained one first on a tie)."""
+    threads = []
+    for term in candidate_terms(talks):
+        users = [t.slug for t in talks if articles.uses(t.slug, term)]
+        if len(users) < MIN_USERS:
+            continue
+        explainer = next((slug for slug in users if articles.explains(slug, term)), None)
+        threads.append(Thread(term=term, explained_by=explainer, used_by=users))
+    threads.sort(key=lambda t: (-len(t.used_by), t.explained_by is None, t.term.lower()))
+    return threads[:MAX_THREADS]
+
+
+def hub_of(folder: Path, meetup: Meetup, articles: Articles, inputs_dir: Path) -> Hub:
+    inside = members(folder, articles.talks, inputs_dir)
+    by_folder = {
+        input_folder(t.run.origin or f"inputs/{t.slug}", inputs_dir).name: t.slug for t in inside
+    }
+    pinned = [by_folder[name] for name in meetup.order if name in by_folder]
+    relative = folder.resolve().relative_to(inputs_dir.resolve()).as_posix()
+    return Hub(
+        id=term_id(relative) or "meetup",
+        name=meetup.name,
+        date=meetup.date,
+        place=meetup.place,
+        talks=reading_order(inside, prerequisites(inside, articles), pinned),
+        threads=threads_of(inside, articles),
+    )
+
+
+def hubs_of(articles: Articles, inputs_dir: Path) -> list[Hub]:
+    """A hub for every meetup file under inputs/ with two published talks or more, latest
+    event first."""
+    hubs = []
+    for path in sorted(inputs_dir.rglob(MEETUP_FILE)) if inputs_dir.is_dir() else []:
+        hub = hub_of(path.parent, load_meetup(path), articles, inputs_dir)
+        if len(hub.talks) >= MIN_USERS:
+            hubs.append(hub)
+    return sorted(hubs, key=lambda h: h.date or dt.date.min, reverse=True)

@@ -1,0 +1,141 @@
+"""Reading paths: within each topic, the articles in an order where an article comes after
+those that explain the concepts it builds on, and a path note for each.
+
+An article builds on another when it uses a term the other explains and does not explain
+itself (pipeline.library.glossary finds explanations in code). The order is a topological
+sort by those terms that tolerates cycles: next comes the article with the least left to
+learn from those not yet placed, the older one on a tie. Maintainers pin a path's order
+and name in a paths file (paths.yaml here, or the file TALK2ARTICLE_SITE_PATHS names);
+articles it does not list follow in the computed order.
+
+A path note says where the article sits (入门, 进阶, 收官), what to read before it and
+which terms that article explains, and what comes next: every relation is one the
+articles' own sentences ground, and the notes are rendered from that structure.
+"""
+
+from pathlib import Path
+
+import yaml
+from pydantic import Field, ValidationError
+
+from pipeline.errors import StageFailure
+from pipeline.library.glossary import Articles, candidate_terms
+from pipeline.library.talks import PublishedTalk
+from pipeline.library.topics import Topic
+from pipeline.schema import Contract
+from pipeline.schema.base import PlainText
+from pipeline.schema.library import PathNote, Place, ReadingPath, Relation
+
+DEFAULT_PATHS = Path(__file__).with_name("paths.yaml")
+MAX_BEFORE = 2  # articles a note says to read first (the nearest earlier ones)
+MAX_TERMS = 3  # terms a relation names
+
+
+class PinnedPath(Contract):
+    topic: str
+    zh: PlainText | None = Field(None, max_length=40)
+    en: PlainText | None = Field(None, max_length=80)
+    order: list[str] = Field(default_factory=list, description="slugs, first to read first")
+
+
+def load_paths(path: Path | None = None) -> dict[str, PinnedPath]:
+    """The maintainer's pinned paths by topic id; a file that is not one fails with its
+    name and why."""
+    path = path or DEFAULT_PATHS
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        pinned = [PinnedPath.model_validate(p) for p in data or []]
+    except (OSError, yaml.YAMLError, ValidationError, TypeError) as err:
+        raise StageFailure(f"not a paths file: {type(err).__name__}: {err}", path) from err
+    return {p.topic: p for p in pinned}
+
+
+Grounds = dict[tuple[str, str], list[str]]  # (earlier, later) -> terms the earlier explains
+
+
+def prerequisites(talks: list[PublishedTalk], articles: Articles) -> Grounds:
+    """For each ordered pair of talks, the terms the first explains that the second uses
+    and does not explain itself."""
+    explains = {t.slug: set() for t in talks}
+    users = {t.slug: set() for t in talks}
+    for term in candidate_terms(talks):
+        for talk in talks:
+            if articles.uses(talk.slug, term):
+                users[talk.slug].add(term)
+                if articles.explains(talk.slug, term):
+                    explains[talk.slug].add(term)
+    return {
+        (a.slug, b.slug): sorted(explains[a.slug] & (users[b.slug] - explains[b.slug]))
+        for a in talks
+        for b in talks
+        if a.slug != b.slug
+    }
+
+
+def reading_order(talks: list[PublishedTalk], grounds: Grounds, pinned: list[str] = ()) -> list:
+    """Slugs in reading order: the pinned ones first as pinned, then each time the talk
+    with the fewest terms left to learn from the talks not yet placed (older first)."""
+    by_slug = {t.slug: t for t in talks}
+    order = [s for s in dict.fromkeys(pinned) if s in by_slug]
+    left = [t for t in talks if t.slug not in order]
+    while left:
+
+        def still_to_learn(talk: PublishedTalk) -> tuple:
+            owed = sum(len(grounds.get((o.slug, talk.slug), ())) for o in left if o is not talk)
+            return owed, talk.newest_first()[0], talk.slug
+
+        nxt = min(left, key=still_to_learn)
+        order.append(nxt.slug)
+        left.remove(nxt)
+    return order
+
+
+def place_of(position: int, of: int) -> Place:
+    if position == 1:
+        return "intro"
+    return "closing" if position == of and of >= 3 else "advanced"
+
+
+def path_notes(order: list[str], grounds: Grounds) -> list[PathNote]:
+    """A note per article of a path of two or more."""
+    if len(order) < 2:
+        return []
+    notes = []
+    for k, slug in enumerate(order):
+        earlier = [(e, grounds.get((e, slug), [])) for e in reversed(order[:k])]
+        before = [Relation(slug=e, terms=terms[:MAX_TERMS]) for e, terms in earlier if terms]
+        notes.append(
+            PathNote(
+                slug=slug,
+                place=place_of(k + 1, len(order)),
+                position=k + 1,
+                of=len(order),
+                before=before[:MAX_BEFORE],
+                after=order[k + 1] if k + 1 < len(order) else None,
+            )
+        )
+    return notes
+
+
+def reading_paths(
+    shelves: list[tuple[Topic, list[PublishedTalk]]],
+    pinned: dict[str, PinnedPath],
+    articles: Articles,
+) -> list[ReadingPath]:
+    """One path per topic that has articles, named as the topic unless pinned otherwise."""
+    paths = []
+    for topic, talks in shelves:
+        pin = pinned.get(topic.id)
+        grounds = prerequisites(talks, articles)
+        order = reading_order(talks, grounds, pin.order if pin else ())
+        paths.append(
+            ReadingPath(
+                id=topic.id,
+                zh=(pin and pin.zh) or topic.zh,
+                en=(pin and pin.en) or topic.en,
+                talks=order,
+                pinned=bool(pin and pin.order),
+                notes=path_notes(order, grounds),
+            )
+        )
+    return paths

@@ -1,0 +1,178 @@
+"""The pages of the library layer (pipeline.library): a topic's reading path (its cards in
+reading order, each with its path note), the glossary across talks, meetup hubs, and the
+links from an article's first mention of a glossary term. Every sentence here is rendered
+from a relation the library checked; titles, dates and names are the talks' own."""
+
+from pipeline.article.typeset import typeset_text
+from pipeline.library import Holdings
+from pipeline.library.glossary import forms_of
+from pipeline.library.talks import PublishedTalk
+from pipeline.library.topics import Topic
+from pipeline.schema.library import GlossaryTerm, Hub, PathNote, ReadingPath, Thread
+from pipeline.site.pages import HEADINGS, cards, cited, page_path, relative
+from pipeline.text import has_cjk
+
+WORDS = {
+    "zh": {
+        "place": {"intro": "入门篇", "advanced": "进阶篇", "closing": "收官篇"},
+        "where": "本文是『{path}』路径中的{place}（第 {k} 篇，共 {n} 篇）。",
+        "before": "应先读{articles}，再读本文。",
+        "explains": "{title}（讲解了{terms}）",
+        "alone": "它用到的术语，本路径前面的文章都没有专门讲解，可以直接读。",
+        "after": "读完可接着读{title}。",
+        "and": "、",
+        "glossary_intro": "多篇文章都用到的术语：每条给出一篇文章讲解它的原句（附引用），"
+        "以及用到它的文章。",
+        "used": "{n} 篇文章用到",
+        "explained": "{title}这样讲解它：",
+        "users": "用到它的文章",
+        "hub_order": "按建议的阅读顺序：",
+        "thread": "{n} 场报告中有 {k} 场讲到{term}：{title}讲解了它，{others}也用到它。",
+        "thread_plain": "{titles}都讲到{term}。",
+    },
+    "en": {
+        "place": {"intro": "introduction", "advanced": "next step", "closing": "closing piece"},
+        "where": "This is the {place} of the “{path}” path ({k} of {n}).",
+        "before": "Read {articles} first, then this one.",
+        "explains": "{title} (it explains {terms})",
+        "alone": "The earlier articles of this path explain none of the terms it uses: it can "
+        "be read on its own.",
+        "after": "Next: {title}.",
+        "and": ", ",
+        "glossary_intro": "Terms several articles use: for each, the sentence of an article "
+        "that explains it (cited) and the articles that use it.",
+        "used": "used by {n} articles",
+        "explained": "As {title} explains it:",
+        "users": "Articles that use it",
+        "hub_order": "In a suggested reading order:",
+        "thread": "{k} of the {n} talks deal with {term}: {title} explains it, and {others} "
+        "use it too.",
+        "thread_plain": "{titles} all deal with {term}.",
+    },
+}
+
+
+def shown_term(term: str, lang: str) -> str:
+    """The term as the page's language writes it: its house Chinese form in Chinese."""
+    chinese = [f for f in forms_of(term)[1:] if has_cjk(f)]
+    return chinese[0] if lang == "zh" and chinese else term
+
+
+def spaced(term: str, lang: str) -> str:
+    """A Latin term inside Chinese text, with the spaces typesetting wants around it."""
+    shown = shown_term(term, lang)
+    return shown if lang == "en" or has_cjk(shown) else f" {shown} "
+
+
+def title_link(talk: PublishedTalk, lang: str, page: str) -> str:
+    title = typeset_text(talk.draft.text(lang).title, lang)
+    link = relative(page_path("articles", talk.slug, "zh"), page)
+    return f"《[{title}]({link})》" if lang == "zh" else f"“[{title}]({link})”"
+
+
+def note_text(note: PathNote, path: ReadingPath, h: Holdings, lang: str, page: str) -> str:
+    """The path note of an article, from its checked relations."""
+    words = WORDS[lang]
+    place = words["place"][note.place]
+    lines = [words["where"].format(path=path.name(lang), place=place, k=note.position, n=note.of)]
+    if note.before:
+        named = [
+            words["explains"].format(
+                title=title_link(h.by_slug[r.slug], lang, page),
+                terms=words["and"].join(spaced(t, lang) for t in r.terms).strip(),
+            )
+            for r in note.before
+        ]
+        lines.append(words["before"].format(articles=words["and"].join(named)))
+    elif note.position > 1:
+        lines.append(words["alone"])
+    if note.after:
+        lines.append(words["after"].format(title=title_link(h.by_slug[note.after], lang, page)))
+    return (" " if lang == "en" else "").join(lines)
+
+
+def path_cards(path: ReadingPath, h: Holdings, lang: str, page: str) -> list[str]:
+    """The path's articles as cards in reading order, each with its path note."""
+    notes = {n.slug: n for n in path.notes}
+    talks = [h.by_slug[s] for s in path.talks if s in h.by_slug]
+    texts = {
+        t.slug: note_text(notes[t.slug], path, h, lang, page) for t in talks if t.slug in notes
+    }
+    return cards(talks, lang, page, texts)
+
+
+def topic_page(topic: Topic, h: Holdings, lang: str) -> str:
+    """A topic: its name, its scope, and its reading path (or its cards, latest first)."""
+    page = page_path("topics", topic.id, lang)
+    lines = [f"# {typeset_text(topic.name(lang), lang)}", "", typeset_text(topic.scope(lang), lang)]
+    lines.append("")
+    path = next((p for p in h.library.paths if p.id == topic.id), None)
+    if path and path.notes:
+        lines += [
+            f"## {HEADINGS[lang]['path']}：{path.name(lang)}"
+            if lang == "zh"
+            else f"## {HEADINGS[lang]['path']}: {path.name(lang)}",
+            "",
+        ]
+        return "\n".join(lines + path_cards(path, h, lang, page))
+    shelved = next((talks for t, talks in h.shelves if t.id == topic.id), [])
+    return "\n".join(lines + cards(shelved, lang, page))
+
+
+def glossary_index(h: Holdings, lang: str) -> str:
+    words, page = WORDS[lang], page_path("glossary", "index", lang)
+    lines = [f"# {HEADINGS[lang]['glossary']}", "", words["glossary_intro"], ""]
+    for entry in h.library.glossary:
+        link = relative(page_path("glossary", entry.id, "zh"), page)
+        name = typeset_text(shown_term(entry.term, lang), lang)
+        also = f" · {entry.term}" if name != entry.term else ""
+        used = words["used"].format(n=len(entry.used_by))
+        lines.append(
+            f"- [{name}]({link}){also}：{used}" if lang == "zh" else f"- [{name}]({link}): {used}"
+        )
+    return "\n".join([*lines, ""])
+
+
+def glossary_page(entry: GlossaryTerm, h: Holdings, lang: str) -> str:
+    """A term: the sentence that explains it, cited, and the articles that use it."""
+    words, page = WORDS[lang], page_path("glossary", entry.id, lang)
+    talk = h.by_slug[entry.explained.slug]
+    name = typeset_text(shown_term(entry.term, lang), lang)
+    lines = [f"# {name}", ""]
+    if name != entry.term:
+        lines += [f"*{entry.term}*", ""]
+    sentence = entry.explained.zh if lang == "zh" else entry.explained.en
+    units = [talk.units[c] for c in entry.explained.citations if c in talk.units]
+    lines += [words["explained"].format(title=title_link(talk, lang, page)), ""]
+    lines += [f"> {cited(sentence, units, talk, lang, page)}", "", f"## {words['users']}", ""]
+    lines += [f"- {title_link(h.by_slug[s], lang, page)}" for s in entry.used_by if s in h.by_slug]
+    back = relative(page_path("glossary", "index", "zh"), page)
+    return "\n".join([*lines, "", f"[← {HEADINGS[lang]['glossary']}]({back})", ""])
+
+
+def thread_text(thread: Thread, hub: Hub, h: Holdings, lang: str, page: str) -> str:
+    words = WORDS[lang]
+    term = spaced(thread.term, lang)
+    if thread.explained_by:
+        others = [s for s in thread.used_by if s != thread.explained_by]
+        return words["thread"].format(
+            n=len(hub.talks),
+            k=len(thread.used_by),
+            term=term,
+            title=title_link(h.by_slug[thread.explained_by], lang, page),
+            others=words["and"].join(title_link(h.by_slug[s], lang, page) for s in others),
+        )
+    titles = words["and"].join(title_link(h.by_slug[s], lang, page) for s in thread.used_by)
+    return words["thread_plain"].format(titles=titles, term=term)
+
+
+def hub_page(hub: Hub, h: Holdings, lang: str) -> str:
+    """A meetup: the event, what runs through its talks, its talks in reading order."""
+    page = page_path("hubs", hub.id, lang)
+    lines = [f"# {typeset_text(hub.name, lang)}", ""]
+    if facts := [x for x in (hub.date and hub.date.isoformat(), hub.place) if x]:
+        lines += [" · ".join(typeset_text(f, lang) for f in facts), ""]
+    for thread in hub.threads:
+        lines += [thread_text(thread, hub, h, lang, page), ""]
+    lines += [WORDS[lang]["hub_order"], ""]
+    return "\n".join(lines + cards([h.by_slug[s] for s in hub.talks], lang, page))
