@@ -102,15 +102,16 @@ def path_notes(order: list[str], grounds: Grounds) -> list[PathNote]:
         return []
     notes = []
     for k, slug in enumerate(order):
-        earlier = [(e, grounds.get((e, slug), [])) for e in reversed(order[:k])]
-        before = [Relation(slug=e, terms=terms[:MAX_TERMS]) for e, terms in earlier if terms]
+        nearest = [(e, grounds.get((e, slug), [])) for e in reversed(order[:k])]
+        nearest = [Relation(slug=e, terms=terms[:MAX_TERMS]) for e, terms in nearest if terms]
+        before = nearest[:MAX_BEFORE][::-1]  # in the path's order
         notes.append(
             PathNote(
                 slug=slug,
                 place=place_of(k + 1, len(order)),
                 position=k + 1,
                 of=len(order),
-                before=before[:MAX_BEFORE],
+                before=before,
                 after=order[k + 1] if k + 1 < len(order) else None,
             )
         )

@@ -3,9 +3,9 @@ reading order, each with its path note), the glossary across talks, meetup hubs,
 links from an article's first mention of a glossary term. Every sentence here is rendered
 from a relation the library checked; titles, dates and names are the talks' own."""
 
+from pipeline import terminology
 from pipeline.article.typeset import typeset_text
 from pipeline.library import Holdings
-from pipeline.library.glossary import forms_of
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import Topic
 from pipeline.schema.library import GlossaryTerm, Hub, PathNote, ReadingPath, Thread
@@ -17,7 +17,8 @@ WORDS = {
         "place": {"intro": "入门篇", "advanced": "进阶篇", "closing": "收官篇"},
         "where": "本文是『{path}』路径中的{place}（第 {k} 篇，共 {n} 篇）。",
         "before": "应先读{articles}，再读本文。",
-        "explains": "{title}（讲解了{terms}）",
+        "explains": "{title}（{what}）",
+        "what": "讲解了{terms}",
         "alone": "它用到的术语，本路径前面的文章都没有专门讲解，可以直接读。",
         "after": "读完可接着读{title}。",
         "and": "、",
@@ -27,14 +28,20 @@ WORDS = {
         "explained": "{title}这样讲解它：",
         "users": "用到它的文章",
         "hub_order": "按建议的阅读顺序：",
-        "thread": "{n} 场报告中有 {k} 场讲到{term}：{title}讲解了它，{others}也用到它。",
-        "thread_plain": "{titles}都讲到{term}。",
+        "all_deal": "这 {n} 场报告都讲到{terms}",
+        "both_deal": "这两场报告都讲到{terms}",
+        "some_deal": "{n} 场报告中有 {k} 场讲到{terms}",
+        "thread": "{deal}：{title}讲解了{it}，{others}也用到{it}。",
+        "it": ("它", "它们"),
+        "thread_plain": "{titles}{deal}。",
+        "plain_deal": "都讲到{terms}",
     },
     "en": {
         "place": {"intro": "introduction", "advanced": "next step", "closing": "closing piece"},
         "where": "This is the {place} of the “{path}” path ({k} of {n}).",
         "before": "Read {articles} first, then this one.",
-        "explains": "{title} (it explains {terms})",
+        "explains": "{title} ({what})",
+        "what": "it explains {terms}",
         "alone": "The earlier articles of this path explain none of the terms it uses: it can "
         "be read on its own.",
         "after": "Next: {title}.",
@@ -45,23 +52,36 @@ WORDS = {
         "explained": "As {title} explains it:",
         "users": "Articles that use it",
         "hub_order": "In a suggested reading order:",
-        "thread": "{k} of the {n} talks deal with {term}: {title} explains it, and {others} "
-        "use it too.",
-        "thread_plain": "{titles} all deal with {term}.",
+        "all_deal": "All {n} talks deal with {terms}",
+        "both_deal": "Both talks deal with {terms}",
+        "some_deal": "{k} of the {n} talks deal with {terms}",
+        "thread": "{deal}: {title} explains {it}, and {others} {use} {it} too.",
+        "it": ("it", "them"),
+        "thread_plain": "{titles} {deal}.",
+        "plain_deal": "all deal with {terms}",
     },
 }
 
 
 def shown_term(term: str, lang: str) -> str:
-    """The term as the page's language writes it: its house Chinese form in Chinese."""
-    chinese = [f for f in forms_of(term)[1:] if has_cjk(f)]
-    return chinese[0] if lang == "zh" and chinese else term
+    """The term as the page's language writes it: its house Chinese form in Chinese (the
+    term itself where the house keeps it in Latin letters)."""
+    entry = next((t for t in terminology.terms() if t.en.lower() == term.lower()), None)
+    return entry.zh if lang == "zh" and entry and has_cjk(entry.zh) else term
 
 
-def spaced(term: str, lang: str) -> str:
-    """A Latin term inside Chinese text, with the spaces typesetting wants around it."""
-    shown = shown_term(term, lang)
-    return shown if lang == "en" or has_cjk(shown) else f" {shown} "
+def listed(items: list[str], lang: str) -> str:
+    """ "A、B、C" in Chinese, "A, B and C" in English."""
+    if lang == "zh" or len(items) < 2:
+        return "、".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def phrase(template: str, terms: list[str], lang: str, **values) -> str:
+    """A fragment naming terms, typeset (the spaces between Chinese and Latin letters): it
+    holds no link, so typesetting cannot break one."""
+    shown = listed([shown_term(t, lang) for t in terms], lang)
+    return typeset_text(template.format(terms=shown, **values), lang)
 
 
 def title_link(talk: PublishedTalk, lang: str, page: str) -> str:
@@ -79,7 +99,7 @@ def note_text(note: PathNote, path: ReadingPath, h: Holdings, lang: str, page: s
         named = [
             words["explains"].format(
                 title=title_link(h.by_slug[r.slug], lang, page),
-                terms=words["and"].join(spaced(t, lang) for t in r.terms).strip(),
+                what=phrase(words["what"], r.terms, lang),
             )
             for r in note.before
         ]
@@ -150,20 +170,35 @@ def glossary_page(entry: GlossaryTerm, h: Holdings, lang: str) -> str:
     return "\n".join([*lines, "", f"[← {HEADINGS[lang]['glossary']}]({back})", ""])
 
 
-def thread_text(thread: Thread, hub: Hub, h: Holdings, lang: str, page: str) -> str:
-    words = WORDS[lang]
-    term = spaced(thread.term, lang)
-    if thread.explained_by:
-        others = [s for s in thread.used_by if s != thread.explained_by]
-        return words["thread"].format(
-            n=len(hub.talks),
-            k=len(thread.used_by),
-            term=term,
-            title=title_link(h.by_slug[thread.explained_by], lang, page),
-            others=words["and"].join(title_link(h.by_slug[s], lang, page) for s in others),
-        )
-    titles = words["and"].join(title_link(h.by_slug[s], lang, page) for s in thread.used_by)
-    return words["thread_plain"].format(titles=titles, term=term)
+def thread_text(
+    terms: list[str], thread: Thread, hub: Hub, h: Holdings, lang: str, page: str
+) -> str:
+    """What runs through a meetup's talks: the terms several of them use, who explains them."""
+    words, k, n = WORDS[lang], len(thread.used_by), len(hub.talks)
+    links = [title_link(h.by_slug[s], lang, page) for s in thread.used_by]
+    if not thread.explained_by:
+        deal = phrase(words["plain_deal"], terms, lang)
+        return words["thread_plain"].format(titles=listed(links, lang), deal=deal)
+    which = "some_deal" if k < n else "both_deal" if n == 2 else "all_deal"
+    deal = phrase(words[which], terms, lang, n=n, k=k)
+    others = [
+        title_link(h.by_slug[s], lang, page) for s in thread.used_by if s != thread.explained_by
+    ]
+    return words["thread"].format(
+        deal=deal,
+        title=title_link(h.by_slug[thread.explained_by], lang, page),
+        it=words["it"][len(terms) > 1],
+        others=listed(others, lang),
+        use="uses" if len(others) == 1 else "use",
+    )
+
+
+def grouped(threads: list[Thread]) -> list[tuple[list[str], Thread]]:
+    """Threads with the same explainer and users, said in one sentence."""
+    groups: dict[tuple, list[Thread]] = {}
+    for thread in threads:
+        groups.setdefault((thread.explained_by, tuple(thread.used_by)), []).append(thread)
+    return [([t.term for t in same], same[0]) for same in groups.values()]
 
 
 def hub_page(hub: Hub, h: Holdings, lang: str) -> str:
@@ -172,7 +207,7 @@ def hub_page(hub: Hub, h: Holdings, lang: str) -> str:
     lines = [f"# {typeset_text(hub.name, lang)}", ""]
     if facts := [x for x in (hub.date and hub.date.isoformat(), hub.place) if x]:
         lines += [" · ".join(typeset_text(f, lang) for f in facts), ""]
-    for thread in hub.threads:
-        lines += [thread_text(thread, hub, h, lang, page), ""]
+    for terms, thread in grouped(hub.threads):
+        lines += [thread_text(terms, thread, hub, h, lang, page), ""]
     lines += [WORDS[lang]["hub_order"], ""]
     return "\n".join(lines + cards([h.by_slug[s] for s in hub.talks], lang, page))

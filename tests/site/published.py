@@ -16,6 +16,7 @@ from pipeline.schema import (
     DraftText,
     Evidence,
     EvidenceUnit,
+    GlossaryEntry,
     Provenance,
     QuestionAnswer,
     Questions,
@@ -98,11 +99,13 @@ def publish(
     pictures=(2,),
     topic: str | None = None,
     questions: bool = False,
+    title_en: str = "Paging the KV cache",
+    terms: tuple[str, ...] = (),
 ) -> Path:
     """A talk's outputs folder with articles, a picture of each slide of `pictures` (slide
     2 is cited by s-02; slide n by s-0n, a unit of its own), a run record and, with
-    `questions`, a companion of one question; its talk folder is inputs/<slug> beside
-    `outputs`."""
+    `questions`, a companion of one question; `terms` are its deck terms (the evidence
+    glossary); its talk folder is inputs/<slug> beside `outputs`."""
     store = TalkStore(outputs / slug)
     folder = outputs / slug
     (folder / "slides").mkdir(parents=True, exist_ok=True)
@@ -111,7 +114,7 @@ def publish(
     meta = TalkMeta(title="Paging", speaker="Ada", date=date, video_url=video, topic=topic)
     talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
     draft = Draft(
-        en=text("en", en, "Paging the KV cache", "Blocks on demand", "Why paging wins."),
+        en=text("en", en, title_en, "Blocks on demand", "Why paging wins."),
         zh=text("zh", zh, title_zh, "按需分块", "从显存浪费出发，拆解分页。"),
         tags=["KV CACHE", "MEMORY"],
         restatements=RESTATEMENTS,
@@ -121,7 +124,7 @@ def publish(
         for n in pictures
         if n != 2
     ]
-    evidence = Evidence(units=units)
+    evidence = Evidence(units=units, glossary=[GlossaryEntry(term=t) for t in terms])
     slides = [Slide(index=n, title=f"Slide {n}", thumbnail=image(n)) for n in pictures]
     deck = Deck(sources=["slides.pdf"], slides=slides, thumbnails="pdf")
     started = dt.datetime(2026, 11, 1, tzinfo=dt.UTC)

@@ -2,6 +2,7 @@ import datetime as dt
 import re
 
 from pipeline.site import build_site, site_is_current, write_site
+from tests.library.shelf import BASICS, PREFIX, ROUTER, shelve
 from tests.site.published import QUESTIONS, VIDEO, ZH_UNTRANSLATED, publish
 
 
@@ -177,3 +178,38 @@ def test_a_companion_of_an_earlier_draft_is_not_shown(tmp_path):
     assert (folder / "questions.json").is_file()
     build_site(outputs, outputs / "site", inputs)
     assert not (outputs / "site" / "public" / "qa").exists()
+
+
+def test_a_topic_is_a_reading_path_with_notes_and_terms_link_to_the_glossary(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    shelve(outputs, inputs)
+    site = outputs / "site"
+    built = build_site(outputs, site, inputs, policy="preview")
+    assert built.library.paths[0].talks == [BASICS, PREFIX, ROUTER] and not built.library.dropped
+    public = site / "public"
+    path = (site / "docs/topics/memory.md").read_text()  # the page's own text, not its nav
+    # cards in reading order, each with its note instead of the summary
+    assert path.index("分页的基础") < path.index("共享前缀") < path.index("按缓存路由")
+    assert (
+        "路径中的进阶篇（第 2 篇，共 3 篇）" in path and "讲解了 KV cache、PagedAttention" in path
+    )
+    assert "从显存浪费出发" not in path and (public / "topics/memory/index.html").is_file()
+    english = (public / "en/topics/memory/index.html").read_text()
+    assert "(it explains KV cache and PagedAttention) first" in english
+    article = (public / "articles/lmsys/prefix/index.html").read_text()
+    assert 'href="../../../glossary/prefix-caching/"' in article  # its first mention of 前缀缓存
+    written = (site / "docs/articles/lmsys/prefix.md").read_text()
+    assert written.count("(../../glossary/pagedattention.md)") == 1  # the first mention only
+    term = (public / "en/glossary/pagedattention/index.html").read_text()
+    assert "PagedAttention splits the KV cache into blocks of 16 tokens." in term
+    assert "Routing by cache" in term  # a user
+    assert "前缀缓存复用共享提示" in (public / "glossary/prefix-caching/index.html").read_text()
+    assert (public / "hubs/lmsys/index.html").is_file()
+    hub = (site / "docs/hubs/lmsys.md").read_text()
+    assert "LMSYS meetup" in hub and "Mountain View" in hub and "按缓存路由" not in hub
+    assert "这两场报告都讲到 KV cache、PagedAttention" in hub
+    index = (public / "index.html").read_text()
+    assert 'href="hubs/lmsys/"' in index and 'href="glossary/"' in index
+    assert site_is_current(site, inputs, "preview")
+    (inputs / "lmsys" / "meetup.yaml").write_text("name: LMSYS meetup 1\n")
+    assert not site_is_current(site, inputs, "preview")  # a changed meetup file rebuilds it

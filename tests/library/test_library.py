@@ -1,0 +1,132 @@
+import pytest
+
+from pipeline.errors import StageFailure
+from pipeline.library import build_library
+from pipeline.library.glossary import Articles, defines, glossary_of, term_id
+from pipeline.library.hubs import load_meetup
+from pipeline.library.paths import load_paths, prerequisites, reading_order
+from pipeline.library.relations import findings_of, grounded
+from pipeline.schema.library import Relation
+from tests.library.shelf import BASICS, PREFIX, ROUTER, shelve
+
+
+@pytest.mark.parametrize(
+    "sentence, form",
+    [
+        ("PagedAttention splits the KV cache into blocks.", "PagedAttention"),
+        ("The KV cache (one per request) holds keys and values.", "KV cache"),
+        ("SGLang uses a scheduler called continuous batching.", "continuous batching"),
+        ("前缀缓存复用共享提示的 KV cache。", "前缀缓存"),
+        ("这种做法称为 PagedAttention。", "PagedAttention"),
+    ],
+)
+def test_a_sentence_that_says_what_a_term_is_or_does_defines_it(sentence, form):
+    assert defines(sentence, form)
+
+
+@pytest.mark.parametrize(
+    "sentence, form",
+    [
+        ("Every worker runs PagedAttention on its own GPU.", "PagedAttention"),
+        ("Prefix caching reuses the KV cache of a shared prompt.", "KV cache"),
+        ("每个 worker 都在自己的 GPU 上运行 PagedAttention。", "PagedAttention"),
+    ],
+)
+def test_a_sentence_that_only_mentions_a_term_does_not_define_it(sentence, form):
+    assert not defines(sentence, form)
+
+
+def test_the_glossary_holds_the_terms_two_articles_use_and_one_explains(tmp_path):
+    articles = Articles(shelve(tmp_path / "outputs", tmp_path / "inputs"))
+    glossary = {g.term: g for g in glossary_of(articles)}
+    # router: one article; Ada: the speaker; no term that no article explains
+    assert sorted(glossary) == ["KV cache", "PagedAttention", "prefix caching"]
+    paged = glossary["PagedAttention"]
+    assert paged.id == "pagedattention" and paged.used_by == [BASICS, PREFIX, ROUTER]
+    assert paged.explained.en == "PagedAttention splits the KV cache into blocks of 16 tokens."
+    assert paged.explained.zh.startswith("PagedAttention 把 KV cache")
+    assert paged.explained.citations == ["s-02"]
+    prefix = glossary["prefix caching"]
+    assert prefix.explained.slug == PREFIX and prefix.explained.zh.startswith("前缀缓存")
+    assert term_id("KV cache") == "kv-cache"
+
+
+def test_a_path_puts_an_article_after_those_that_explain_what_it_builds_on(tmp_path):
+    talks = shelve(tmp_path / "outputs", tmp_path / "inputs")
+    grounds = prerequisites(talks, Articles(talks))
+    assert grounds[BASICS, PREFIX] == ["KV cache", "PagedAttention"]
+    assert grounds[PREFIX, ROUTER] == ["prefix caching"]
+    assert grounds[ROUTER, BASICS] == []
+    assert reading_order(talks, grounds) == [BASICS, PREFIX, ROUTER]
+    # a maintainer's pin wins; the rest follow in the computed order
+    assert reading_order(talks, grounds, [ROUTER]) == [ROUTER, BASICS, PREFIX]
+
+
+def test_each_path_note_names_what_to_read_first_and_why(tmp_path):
+    held = build_library(shelve(tmp_path / "outputs", tmp_path / "inputs"), tmp_path / "inputs")
+    (path,) = held.library.paths
+    assert path.id == "memory" and path.talks == [BASICS, PREFIX, ROUTER]
+    notes = {n.slug: n for n in path.notes}
+    assert notes[BASICS].place == "intro" and not notes[BASICS].before
+    assert notes[BASICS].after == PREFIX
+    assert notes[PREFIX].before == [Relation(slug=BASICS, terms=["KV cache", "PagedAttention"])]
+    assert notes[ROUTER].place == "closing" and notes[ROUTER].after is None
+    assert [r.slug for r in notes[ROUTER].before] == [BASICS, PREFIX]
+    assert not held.library.dropped
+
+
+def test_a_path_note_naming_a_missing_article_or_an_unexplained_term_is_caught(tmp_path):
+    talks = shelve(tmp_path / "outputs", tmp_path / "inputs")
+    articles = Articles(talks)
+    held = build_library(talks, tmp_path / "inputs")
+    path = held.library.paths[0]
+    seeded = {
+        PREFIX: [Relation(slug="lmsys/no-such-talk", terms=["KV cache"])],
+        # the prefix article never explains "router" (the router article uses it)
+        ROUTER: [
+            Relation(slug=BASICS, terms=["PagedAttention"]),
+            Relation(slug=PREFIX, terms=["router"]),
+        ],
+    }
+    notes = [n.model_copy(update={"before": seeded.get(n.slug, n.before)}) for n in path.notes]
+    notes.append(notes[0].model_copy(update={"slug": "lmsys/ghost"}))
+    faulty = held.library.model_copy(update={"paths": [path.model_copy(update={"notes": notes})]})
+    findings = findings_of(faulty, articles)
+    assert any("'lmsys/no-such-talk', which is no published article" in f for f in findings)
+    assert any("'lmsys/ghost', which is no published article" in f for f in findings)
+    assert any(
+        "says 'lmsys/prefix' explains 'router', which it never explains" in f for f in findings
+    )
+    assert len(findings) == 3, findings
+    kept = grounded(faulty, articles)
+    assert len(kept.dropped) == 3 and not findings_of(kept, articles)
+    kept_notes = {n.slug: n for n in kept.paths[0].notes}
+    assert "lmsys/ghost" not in kept_notes and not kept_notes[PREFIX].before
+    assert kept_notes[ROUTER].before == [Relation(slug=BASICS, terms=["PagedAttention"])]
+
+
+def test_a_meetup_folder_is_a_hub_of_its_talks_in_reading_order(tmp_path):
+    inputs = tmp_path / "inputs"
+    held = build_library(shelve(tmp_path / "outputs", inputs), inputs)
+    (hub,) = held.library.hubs
+    assert (hub.id, hub.name, hub.place, str(hub.date)) == (
+        "lmsys", "LMSYS meetup", "Mountain View", "2026-02-20"
+    )  # fmt: skip
+    assert hub.talks == [BASICS, PREFIX]  # the router talk is not of the meetup
+    assert {t.term: t.explained_by for t in hub.threads} == {
+        "KV cache": BASICS, "PagedAttention": BASICS
+    }  # fmt: skip
+    assert all(t.used_by == [BASICS, PREFIX] or t.used_by == [PREFIX, BASICS] for t in hub.threads)
+
+
+def test_a_meetup_order_wins_and_bad_data_files_fail_by_name(tmp_path):
+    inputs = tmp_path / "inputs"
+    talks = shelve(tmp_path / "outputs", inputs, meetup="name: M\norder: [prefix, basics]\n")
+    assert build_library(talks, inputs).library.hubs[0].talks == [PREFIX, BASICS]
+    (inputs / "lmsys" / "meetup.yaml").write_text("date: not a date\n")
+    with pytest.raises(StageFailure, match="meetup.yaml"):
+        load_meetup(inputs / "lmsys" / "meetup.yaml")
+    bad = tmp_path / "paths.yaml"
+    bad.write_text("- order: [x]\n")
+    with pytest.raises(StageFailure, match="paths.yaml"):
+        load_paths(bad)
