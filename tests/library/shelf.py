@@ -57,11 +57,14 @@ TALKS = {
 MEETUP = "name: LMSYS meetup\ndate: 2026-02-20\nplace: Mountain View\n"
 
 
-def shelve(outputs: Path, inputs: Path, meetup: str | None = MEETUP) -> list[PublishedTalk]:
+def shelve(
+    outputs: Path, inputs: Path, meetup: str | None = MEETUP, questions: bool = False
+) -> list[PublishedTalk]:
     """The three talks published (on the memory topic), the first two in a meetup folder
-    of inputs/ unless `meetup` is None; latest first."""
+    of inputs/ unless `meetup` is None, with a companion each if `questions`; latest
+    first."""
     for slug, talk in TALKS.items():
-        publish(outputs, slug, topic="memory", **talk)
+        publish(outputs, slug, topic="memory", questions=questions, **talk)
     if meetup:
         (inputs / "lmsys").mkdir(parents=True, exist_ok=True)
         (inputs / "lmsys" / "meetup.yaml").write_text(meetup, encoding="utf-8")

@@ -11,6 +11,7 @@ from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
 from pipeline.site import build_site
+from tests.library.shelf import shelve
 from tests.site.browser import chromium, free_port, serving, switch_language
 from tests.site.published import ZH_UNTRANSLATED, publish
 from tests.site.test_site import approve
@@ -118,3 +119,74 @@ def test_paragraphs_beside_slide_pictures_keep_a_readable_column_at_every_width(
                 assert len(lines) >= len(PICTURES), lines
                 narrow = [(text, round(ems, 1)) for text, ems in lines if ems < MIN_LINE_EMS]
                 assert not narrow, (lang, width, narrow)
+
+
+# The walk through the library, per language: (what to click, where it leads), from the
+# index. Each page is looked at at every width, and photographed.
+WALK = {
+    "zh": [
+        ("KV cache 与显存", "/topics/memory/"),
+        ("共享前缀", "/articles/lmsys/prefix/"),
+        ("问答", "/qa/lmsys/prefix/"),
+        ("← 共享前缀", "/articles/lmsys/prefix/"),
+        ("PagedAttention", "/glossary/pagedattention/"),
+        ("← 术语表", "/glossary/"),
+    ],
+    "en": [
+        ("KV cache and memory", "/en/topics/memory/"),
+        ("Sharing prefixes", "/en/articles/lmsys/prefix/"),
+        ("Q&A", "/en/qa/lmsys/prefix/"),
+        ("← Sharing prefixes", "/en/articles/lmsys/prefix/"),
+        ("PagedAttention", "/en/glossary/pagedattention/"),
+        ("← Glossary", "/en/glossary/"),
+    ],
+}
+# What each page shows that says it is the page it should be.
+SHOWN = {
+    "/topics/memory/": "阅读路径：KV cache 与显存",
+    "/en/topics/memory/": "Reading path: KV cache and memory",
+    "/articles/lmsys/prefix/": "本文是『KV cache 与显存』路径中的进阶篇",
+    "/en/articles/lmsys/prefix/": "This is the next step of the “KV cache and memory” path",
+    "/glossary/pagedattention/": "PagedAttention 把 KV cache 切成 16 个 token 的块。",
+    "/en/glossary/pagedattention/": "PagedAttention splits the KV cache into blocks of 16 tokens.",
+}
+
+
+def click_in_article(browser, wait, text: str) -> None:
+    """Follow the link of the page's content (not its navigation) that reads `text`."""
+    xpath = f"//article//a[normalize-space()={text!r}]"
+    wait.until(seen.element_to_be_clickable((By.XPATH, xpath))).click()
+
+
+def test_a_reader_walks_from_the_index_through_a_path_an_article_its_qa_and_a_term(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    shelve(outputs, inputs, questions=True)
+    build_site(outputs, outputs / "site", inputs, policy="preview")
+    shots = SCREENSHOTS.parent / "library"
+    shots.mkdir(parents=True, exist_ok=True)
+    site, profile = outputs / "site" / "public", tmp_path / "profile"
+    with serving(site, free_port()) as base, chromium(profile) as browser:
+        wait = WebDriverWait(browser, 30)
+        for lang, steps in WALK.items():
+            browser.get(f"{base}/{'en/' if lang == 'en' else ''}")
+            for n, (link, lands) in enumerate(steps):
+                click_in_article(browser, wait, link)
+                wait.until(seen.url_to_be(f"{base}{lands}"))
+                if lands in SHOWN:
+                    content = browser.find_element(By.CSS_SELECTOR, "article").text
+                    assert SHOWN[lands] in content, (lands, content[:300])
+                browser.save_screenshot(
+                    str(shots / f"{lang}-{n}-{lands.strip('/').replace('/', '-')}.png")
+                )
+            browser.back()  # and back: the term, then the article again
+            wait.until(seen.url_to_be(f"{base}{steps[-2][1]}"))
+            browser.back()
+            wait.until(seen.url_to_be(f"{base}{steps[-3][1]}"))
+        for width in WIDTHS:  # every page type keeps a readable column
+            browser.set_window_size(width, 900)
+            for page in [*SHOWN, "/qa/lmsys/prefix/", "/hubs/lmsys/", "/en/hubs/lmsys/", "/"]:
+                browser.get(f"{base}{page}")
+                wait.until(lambda b: b.execute_script("return document.readyState") == "complete")
+                lines = browser.execute_script(LINE_WIDTHS)
+                narrow = [(text, round(ems, 1)) for text, ems in lines if ems < MIN_LINE_EMS]
+                assert not narrow, (page, width, narrow)
