@@ -76,7 +76,7 @@ def run_case(folder: Path, inputs: Path, outputs: Path, env: dict[str, str] | No
     subprocess.run(
         command, cwd=REPO, env={**os.environ, **(env or {})}, capture_output=True, text=True
     )
-    return json.loads((outputs / folder.name / "run.json").read_text())
+    return json.loads((outputs / folder.relative_to(inputs) / "run.json").read_text())
 
 
 def golden_eval(outputs: Path, names: list[str] | None = None, cold: bool = False) -> dict:
