@@ -222,7 +222,16 @@ def built_site(
         raise typer.Exit(1) from err
     for reason in built.left_out:
         console.print(f"[yellow]left out[/yellow] {escape(reason)}")
+    library = built.library
+    for relation in library.dropped:
+        console.print(f"[yellow]dropped[/yellow] {escape(relation)}")
     console.print(f"{len(built.articles)} articles ({policy}) in {built.public}", markup=False)
+    noted = sum(bool(p.notes) for p in library.paths)
+    console.print(
+        f"library: {len(library.glossary)} glossary terms, {noted} reading paths with notes, "
+        f"{len(library.hubs)} meetup hubs",
+        markup=False,
+    )
     return built
 
 

@@ -30,15 +30,19 @@ def relation_findings(relation: Relation, reader: str, articles: Articles) -> li
     return findings
 
 
+def earlier_on(path: ReadingPath, slug: str) -> list[str]:
+    """The articles the path puts before `slug` (none if it is not on the path)."""
+    return path.talks[: path.talks.index(slug)] if slug in path.talks else []
+
+
 def note_findings(note: PathNote, path: ReadingPath, articles: Articles) -> list[str]:
     """Why a path note does not hold: an article it names is not published or not on the
     path before it, or a prerequisite is not grounded."""
     if found := articles.missing(note.slug):
         return found
     findings = articles.missing(note.after)
-    earlier = path.talks[: path.talks.index(note.slug)] if note.slug in path.talks else []
     for relation in note.before:
-        if relation.slug not in earlier and not articles.missing(relation.slug):
+        if relation.slug not in earlier_on(path, note.slug) and not articles.missing(relation.slug):
             findings.append(f"says to read {relation.slug!r} first, which the path puts later")
         findings += relation_findings(relation, note.slug, articles)
     return findings
@@ -98,8 +102,12 @@ def grounded(library: Library, articles: Articles) -> Library:
         for note in path.notes:
             if articles.missing(note.slug) or articles.missing(note.after):
                 continue
-            before = [r for r in note.before if not relation_findings(r, note.slug, articles)]
-            before = [r for r in before if r.slug in path.talks[: path.talks.index(note.slug)]]
+            before = [
+                r
+                for r in note.before
+                if r.slug in earlier_on(path, note.slug)
+                and not relation_findings(r, note.slug, articles)
+            ]
             notes.append(note.model_copy(update={"before": before}))
         paths.append(path.model_copy(update={"notes": notes}))
     hubs = [
