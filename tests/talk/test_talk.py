@@ -54,6 +54,7 @@ def test_discover_talks_finds_nested_folders(tmp_path):
         (tmp_path / name / "talk.wav").write_bytes(b"")
     (tmp_path / ".hidden").mkdir()
     (tmp_path / ".hidden" / "x.wav").write_bytes(b"")
+    (tmp_path / "group" / "meetup.yaml").write_text("name: M\n")  # a meetup is no talk
     assert [p.relative_to(tmp_path).as_posix() for p in discover_talks(tmp_path)] == [
         "a",
         "group/b",
