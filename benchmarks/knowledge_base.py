@@ -2,13 +2,14 @@
 talks and two others, run end to end with the real bundled models as a night would, and
 the site built from them, measured against the truth.
 
-    python benchmarks/knowledge_base.py [--model 1.5b|0.5b] [--cold]
+    python benchmarks/knowledge_base.py [--model 1.5b|0.5b] [--cold | --measure-only]
 
 A night of all talks but one, then a night that adds that one (its outputs removed first:
 its LLM work counts), then a night with nothing new. Work folders are kept in
 outputs/.benchmarks/knowledge-base/ (hidden: never published), so a second run only pays
-for the new talk; --cold clears them first. Prints one line per figure group and, last,
-one JSON object:
+for the new talk; --cold clears them first; --measure-only rebuilds the site from the
+talks already run (the library's code changed, not the talks') and measures it. Prints a
+line per night and per talk and, last, one JSON object:
 
     topics_assigned       share of articles on the topic the truth expects
     path_order_agreement  truth pairs put on one path (or the hub) in the truth's order,
@@ -41,7 +42,7 @@ from evals.metrics import qa_metrics  # noqa: E402
 from pipeline.library.glossary import Articles  # noqa: E402
 from pipeline.library.relations import findings_of  # noqa: E402
 from pipeline.library.talks import published_talks  # noqa: E402
-from pipeline.site import SiteBuild  # noqa: E402
+from pipeline.site import SiteBuild, build_site  # noqa: E402
 
 TRUTH = ROOT / "evals" / "knowledge-base" / "truth.yaml"
 
@@ -124,12 +125,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="1.5b", choices=["1.5b", "0.5b"])
     parser.add_argument("--cold", action="store_true", help="clear the work folders first")
+    parser.add_argument(
+        "--measure-only", action="store_true", help="rebuild the site from the talks run, measure"
+    )
     args = parser.parse_args()
     work = ROOT / "outputs" / ".benchmarks" / "knowledge-base" / args.model
     if args.cold:
         shutil.rmtree(work, ignore_errors=True)
     inputs, outputs = work / "inputs", work / "outputs"
     truth = yaml.safe_load(TRUTH.read_text())
+    if args.measure_only:
+        folders = assemble(truth, inputs)
+        build_site(outputs, outputs / "site", inputs, "preview")
+        print(json.dumps({"model": args.model, **measure(truth, inputs, outputs, folders)}))
+        return
     new = truth["new_talk"]
     assemble(truth, inputs, without=new)
     print(f"night of the others: {night(inputs, outputs, args.model)} s", flush=True)

@@ -21,10 +21,11 @@ from pipeline.schema.library import Explanation, GlossaryTerm
 from pipeline.text import has_cjk
 
 MIN_USERS = 2  # a term one article uses is that article's business, not the library's
-# A verb that says what the term is or does, right after it (an aside in brackets or a
-# comma may come between): "X is", "X stores", "X，即", "X 是".
+# A verb that says what the term is or does, right after it (an aside in brackets or an
+# apposition may come between): "X is", "X stores", "X, a cache of keys, consumes", "X 是".
 EN_DEFINING = re.compile(
-    r"^\s*(?:\([^)]*\)\s*)?,?\s*(?:which\s+|that\s+)?(?:is|are|means|refers to|stands for|"
+    r"^\s*(?:\([^)]*\)\s*)?(?:,\s*(?:a|an|the)\s[^,.]{1,80},)?,?\s*(?:which\s+|that\s+)?"
+    r"(?:is|are|means|refers to|stands for|consumes|requires|needs|reduces|fixes|solves|"
     r"stores|keeps|holds|splits|lets|allows|makes|turns|reuses|shares|schedules|batches|"
     r"caches|avoids|removes|moves|manages|allocates|works|computes|runs|packs|compiles|"
     r"generates|constrains|routes|sends|replaces|hands out|breaks|fills|joins|overlaps|"

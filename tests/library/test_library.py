@@ -16,6 +16,7 @@ from tests.library.shelf import BASICS, PREFIX, ROUTER, shelve
         ("PagedAttention splits the KV cache into blocks.", "PagedAttention"),
         ("The KV cache (one per request) holds keys and values.", "KV cache"),
         ("SGLang uses a scheduler called continuous batching.", "continuous batching"),
+        ("The KV cache, a crucial component, consumes GPU memory.", "KV cache"),
         ("前缀缓存复用共享提示的 KV cache。", "前缀缓存"),
         ("这种做法称为 PagedAttention。", "PagedAttention"),
     ],
