@@ -42,14 +42,16 @@ def test_installed_package_runs_from_another_directory(tmp_path):
     check = (
         "import pipeline, prompts; from pipeline.prompts import load_prompt; "
         "from pipeline.library.topics import load_topics; "
+        "from pipeline.library.paths import load_paths; "
         "print(pipeline.__file__, prompts.__file__, load_prompt('outline').id, "
-        "load_topics()[-1].id)"
+        "load_topics()[-1].id, len(load_paths()))"
     )
     found = subprocess.run(
         [python, "-c", check], cwd=elsewhere, check=True, capture_output=True, text=True
     ).stdout.split()
     assert all(path.startswith(str(site)) for path in found[:2])
-    assert found[2:] == ["outline", "general"]  # prompts and the topic list ship inside
+    # prompts, the topic list and the (empty) pinned paths ship inside
+    assert found[2:] == ["outline", "general", "0"]
     help_text = subprocess.run(
         [python, "-m", "flows.cli", "run", "--help"],
         cwd=elsewhere, check=True, capture_output=True, text=True, env={"COLUMNS": "120"},
