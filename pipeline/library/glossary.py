@@ -18,14 +18,16 @@ from pipeline.evidence import term_pattern
 from pipeline.grounding import split_sentences
 from pipeline.library.talks import PublishedTalk
 from pipeline.schema.library import Explanation, GlossaryTerm
-from pipeline.text import has_cjk
+from pipeline.text import has_cjk, writing_language
 
 MIN_USERS = 2  # a term one article uses is that article's business, not the library's
 # A verb that says what the term is or does, right after it (an aside in brackets or an
 # apposition may come between): "X is", "X stores", "X, a cache of keys, consumes", "X 是".
 EN_DEFINING = re.compile(
     r"^\s*(?:\([^)]*\)\s*)?(?:,\s*(?:a|an|the)\s[^,.]{1,80},)?,?\s*(?:which\s+|that\s+)?"
-    r"(?:is|are|means|refers to|stands for|consumes|requires|needs|reduces|fixes|solves|"
+    r"(?:(?:is|are)(?!\s+(?:used(?!\s+to\b)|also|not|shown|supported|integrated|available|"
+    r"released|built|being|designed|enabled)\b)|means|refers to|stands for|consumes|requires|"
+    r"needs|reduces|fixes|solves|employs|uses|applies|converts|transforms|combines|predicts|"
     r"stores|keeps|holds|splits|lets|allows|makes|turns|reuses|shares|schedules|batches|"
     r"caches|avoids|removes|moves|manages|allocates|works|computes|runs|packs|compiles|"
     r"generates|constrains|routes|sends|replaces|hands out|breaks|fills|joins|overlaps|"
@@ -34,11 +36,14 @@ EN_DEFINING = re.compile(
 )
 EN_NAMING = re.compile(r"\b(?:called|named|known as)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 ZH_DEFINING = re.compile(
-    r"^\s*(?:（[^）]*）|\([^)]*\))?\s*[，,]?\s*(?:是|指|即|就是|意味着|负责|用于|用来|把|将|让|使|"
-    r"会|可以|能够|通过|存储|保存|缓存|复用|共享|调度|分配|管理|避免|解决|按|在)"
+    r"^\s*(?:（[^）]*）|\([^)]*\))?\s*[，,]?\s*(?:是|指|即|就是|意味着|负责|用于|用来|把|将|"
+    r"存储|保存|缓存|复用|共享|调度|分配|管理|避免|解决|编译|生成)"
 )
 ZH_NAMING = re.compile(r"(?:称为|叫做|叫作|名为|即)\s*$")
-SUBJECT_CHARS = 12  # a term this close to the sentence's start is its subject
+# What may come before a term that is its sentence's subject: a determiner at most ("The
+# KV cache holds…"), never another word ("MLC LLM is…" does not explain "LLM").
+EN_SUBJECT = re.compile(r"^(?:the|a|an|this|that|our|its|their|each|every)?$", re.I)
+ZH_SUBJECT = re.compile(r"^(?:所谓|而|其中|这里的|这种)?$")
 
 
 def term_id(term: str) -> str:
@@ -63,14 +68,15 @@ def matches(sentence: str, form: str) -> list[re.Match]:
 
 def defines(sentence: str, form: str) -> bool:
     """Whether the sentence says what `form` is or does: it is the subject of a defining
-    verb near the sentence's start, or the sentence names it."""
+    verb (only a determiner before it), or the sentence names it."""
     chinese = has_cjk(sentence)
     defining, naming = (ZH_DEFINING, ZH_NAMING) if chinese else (EN_DEFINING, EN_NAMING)
+    subject = ZH_SUBJECT if chinese else EN_SUBJECT
     for match in matches(sentence, form):
         before, after = sentence[: match.start()], sentence[match.end() :]
         if naming.search(before):
             return True
-        if len(before.strip()) <= SUBJECT_CHARS and defining.match(after):
+        if subject.match(before.strip()) and defining.match(after):
             return True
     return False
 
@@ -98,21 +104,24 @@ def sentence_with(text: str, term: str, defining: bool) -> str | None:
 
 
 def explanation(talk: PublishedTalk, term: str) -> Explanation | None:
-    """The first paragraph of the talk that defines the term in either language, with that
-    sentence in both: the other language's sentence that mentions it, or its whole
-    paragraph (paragraphs are translated one for one, sentences are not)."""
+    """The first paragraph of the talk whose text in the language written first defines
+    the term, with that sentence and the translation's: its sentence that defines or
+    mentions the term, or its whole paragraph (paragraphs are translated one for one,
+    sentences are not)."""
+    first = writing_language(talk.evidence.language)
     pairs = zip(talk.draft.zh.sections, talk.draft.en.sections, strict=False)
     for zh_section, en_section in pairs:
         for zh, en in zip(zh_section.paragraphs, en_section.paragraphs, strict=False):
-            en_def, zh_def = sentence_with(en.text, term, True), sentence_with(zh.text, term, True)
-            if not (en_def or zh_def):
+            source, other = (zh, en) if first == "zh" else (en, zh)
+            if not (defined := sentence_with(source.text, term, True)):
                 continue
-            return Explanation(
-                slug=talk.slug,
-                en=en_def or sentence_with(en.text, term, False) or en.text,
-                zh=zh_def or sentence_with(zh.text, term, False) or zh.text,
-                citations=en.citations,
+            translated = (
+                sentence_with(other.text, term, True)
+                or sentence_with(other.text, term, False)
+                or other.text
             )
+            zh_text, en_text = (defined, translated) if first == "zh" else (translated, defined)
+            return Explanation(slug=talk.slug, zh=zh_text, en=en_text, citations=en.citations)
     return None
 
 

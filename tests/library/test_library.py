@@ -17,6 +17,7 @@ from tests.library.shelf import BASICS, PREFIX, ROUTER, shelve
         ("The KV cache (one per request) holds keys and values.", "KV cache"),
         ("SGLang uses a scheduler called continuous batching.", "continuous batching"),
         ("The KV cache, a crucial component, consumes GPU memory.", "KV cache"),
+        ("Prefix caching is used to share what requests have in common.", "prefix caching"),
         ("前缀缓存复用共享提示的 KV cache。", "前缀缓存"),
         ("这种做法称为 PagedAttention。", "PagedAttention"),
     ],
@@ -31,6 +32,9 @@ def test_a_sentence_that_says_what_a_term_is_or_does_defines_it(sentence, form):
         ("Every worker runs PagedAttention on its own GPU.", "PagedAttention"),
         ("Prefix caching reuses the KV cache of a shared prompt.", "KV cache"),
         ("每个 worker 都在自己的 GPU 上运行 PagedAttention。", "PagedAttention"),
+        ("MLC LLM is a universal LLM engine.", "LLM"),  # part of another name
+        ("Llama3 8B fp8 is used for speculative decoding.", "FP8"),
+        ("JSON Schema is used for xgrammar.", "JSON schema"),  # a use, not what it is
     ],
 )
 def test_a_sentence_that_only_mentions_a_term_does_not_define_it(sentence, form):
