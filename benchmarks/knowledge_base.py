@@ -13,7 +13,9 @@ line per night and per talk and, last, one JSON object:
 
     topics_assigned       share of articles on the topic the truth expects
     path_order_agreement  truth pairs put on one path (or the hub) in the truth's order,
-                          of those the site puts on one path or hub (pairs_compared)
+                          of those the site puts on one path or hub (pairs_compared);
+                          pairs_ordered_by_terms: how many of those the articles' terms
+                          order at all (the others fall to the date-then-name tie-break)
     ungrounded_relations  relations the published library states that its articles do
                           not support (the checks of pipeline.library.relations)
     dropped_relations     relations the checks caught and left out while building
@@ -40,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from evals.golden import CASES, talk_folder, truth_of  # noqa: E402
 from evals.metrics import qa_metrics  # noqa: E402
 from pipeline.library.glossary import Articles  # noqa: E402
+from pipeline.library.paths import prerequisites  # noqa: E402
 from pipeline.library.relations import findings_of  # noqa: E402
 from pipeline.library.talks import published_talks  # noqa: E402
 from pipeline.site import SiteBuild, build_site  # noqa: E402
@@ -78,18 +81,24 @@ def night(inputs: Path, outputs: Path, model: str) -> float:
     return round(seconds, 1)
 
 
-def pair_agreement(truth: dict, built: SiteBuild, slugs: dict[str, str]) -> tuple[int, int]:
-    """(truth pairs in the truth's order, pairs compared): on a path or the hub, wherever
-    both talks of a pair are listed together."""
+def pair_agreement(
+    truth: dict, built: SiteBuild, slugs: dict[str, str], talks: list
+) -> tuple[int, int, int]:
+    """(truth pairs in the truth's order, pairs compared, compared pairs the articles'
+    terms order at all): on a path or the hub, wherever both talks of a pair are listed
+    together. A pair no term orders is placed by date, then name: a tie-break, not a
+    judgement."""
     orders = [p.talks for p in built.library.paths] + [h.talks for h in built.library.hubs]
-    agree = compared = 0
+    grounds = prerequisites(talks, Articles(talks))
+    agree = compared = grounded = 0
     for pair in truth["order"]:
         first, then = slugs.get(pair["before"]), slugs.get(pair["after"])
         for order in orders:
             if first in order and then in order:
                 compared += 1
                 agree += order.index(first) < order.index(then)
-    return agree, compared
+                grounded += bool(grounds.get((first, then)) or grounds.get((then, first)))
+    return agree, compared, grounded
 
 
 def measure(truth: dict, inputs: Path, outputs: Path, folders: dict[str, Path]) -> dict:
@@ -98,8 +107,8 @@ def measure(truth: dict, inputs: Path, outputs: Path, folders: dict[str, Path]) 
     slugs = {name: folder.relative_to(inputs).as_posix() for name, folder in folders.items()}
     expected = truth["topics"]
     placed = [built.topics.get(slugs[name]) == topic for name, topic in expected.items()]
-    agree, compared = pair_agreement(truth, built, slugs)
     talks, _ = published_talks(outputs, inputs, "preview", skip=site)
+    agree, compared, grounded = pair_agreement(truth, built, slugs, talks)
     qa = {"qa_unsupported": 0, "qa_invented_numbers": 0, "qa_questions": 0}
     for talk in talks:
         for key, value in qa_metrics(talk.questions, talk.evidence, talk.evidence.language).items():
@@ -112,6 +121,7 @@ def measure(truth: dict, inputs: Path, outputs: Path, folders: dict[str, Path]) 
         },
         "path_order_agreement": round(agree / compared, 3) if compared else None,
         "pairs_compared": compared,
+        "pairs_ordered_by_terms": grounded,
         "ungrounded_relations": len(findings_of(built.library, Articles(talks))),
         "dropped_relations": len(built.library.dropped),
         **qa,
