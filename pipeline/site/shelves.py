@@ -19,7 +19,7 @@ WORDS = {
         "before": "应先读{articles}，再读本文。",
         "explains": "{title}（{what}）",
         "what": "讲解了{terms}",
-        "alone": "它用到的术语，本路径前面的文章都没有专门讲解，可以直接读。",
+        "alone": "本路径前面的文章讲解的术语，它要么没有用到，要么自己也有讲解，可以直接读。",
         "after": "读完可接着读{title}。",
         "and": "、",
         "glossary_intro": "多篇文章都用到的术语：每条给出一篇文章讲解它的原句（附引用），"
@@ -42,8 +42,8 @@ WORDS = {
         "before": "Read {articles} first, then this one.",
         "explains": "{title} ({what})",
         "what": "it explains {terms}",
-        "alone": "The earlier articles of this path explain none of the terms it uses: it can "
-        "be read on its own.",
+        "alone": "What it uses of the terms the earlier articles of this path explain, it "
+        "explains itself: it can be read on its own.",
         "after": "Next: {title}.",
         "and": ", ",
         "glossary_intro": "Terms several articles use: for each, the sentence of an article "
