@@ -50,10 +50,15 @@ def has_form(text: str, form: str) -> bool:
     return bool(term_pattern(form, plural=True).search(text))
 
 
+def entry_of(term: str) -> Term | None:
+    """The house's entry for an English term, in any case."""
+    return next((t for t in terms() if t.en.lower() == term.lower()), None)
+
+
 def in_house_form(term: str, chinese: str) -> bool:
     """Whether Chinese text writes `term` in one of the house's forms ("GPU memory" as
     显存): a name the glossary gives a Chinese form needs no Latin letters."""
-    entry = next((t for t in terms() if t.en.lower() == term.lower()), None)
+    entry = entry_of(term)
     return entry is not None and any(has_form(chinese, form) for form in entry.forms())
 
 

@@ -56,7 +56,7 @@ def term_id(term: str) -> str:
 
 def forms_of(term: str) -> tuple[str, ...]:
     """The term and the Chinese forms the house gives it ("prefix caching", 前缀缓存)."""
-    entry = next((t for t in terminology.terms() if t.en.lower() == term.lower()), None)
+    entry = terminology.entry_of(term)
     return (term, *(entry.forms() if entry else ()))
 
 

@@ -66,7 +66,7 @@ WORDS = {
 def shown_term(term: str, lang: str) -> str:
     """The term as the page's language writes it: its house Chinese form in Chinese (the
     term itself where the house keeps it in Latin letters)."""
-    entry = next((t for t in terminology.terms() if t.en.lower() == term.lower()), None)
+    entry = terminology.entry_of(term)
     return entry.zh if lang == "zh" and entry and has_cjk(entry.zh) else term
 
 
