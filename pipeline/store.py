@@ -24,6 +24,18 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def files_named(root: Path, name: str) -> list[Path]:
+    """Every file called `name` under `root`, in path order (none if there is no root)."""
+    return sorted(root.rglob(name)) if root.is_dir() else []
+
+
+def update_with_files(digest: "hashlib._Hash", root: Path, name: str) -> None:
+    """Feed every file called `name` under `root` to `digest`: its path there, its bytes."""
+    for path in files_named(root, name):
+        digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+
+
 def sha256_file(path: Path) -> str:
     """Content hash, computed once per file version: several stages are keyed by the same
     recording, and a recording can be gigabytes."""

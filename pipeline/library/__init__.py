@@ -24,6 +24,7 @@ from pipeline.library.relations import grounded
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import DEFAULT_TOPICS, Shelves, load_topics, shelves_of
 from pipeline.schema.library import Library
+from pipeline.store import update_with_files
 
 
 @dataclass
@@ -65,7 +66,5 @@ def library_digest(inputs_dir: Path, topics: Path | None = None, paths: Path | N
     digest = hashlib.sha256()
     for path in (topics or DEFAULT_TOPICS, paths or DEFAULT_PATHS):
         digest.update(path.read_bytes() if path.is_file() else b"\0missing")
-    for path in sorted(inputs_dir.rglob(MEETUP_FILE)) if inputs_dir.is_dir() else []:
-        digest.update(f"{path.relative_to(inputs_dir).as_posix()}\0".encode())
-        digest.update(path.read_bytes())
+    update_with_files(digest, inputs_dir, MEETUP_FILE)
     return digest.hexdigest()

@@ -21,6 +21,7 @@ from pipeline.library.talks import PublishedTalk
 from pipeline.schema import Contract
 from pipeline.schema.base import PlainText
 from pipeline.schema.library import Hub, Thread
+from pipeline.store import files_named
 from pipeline.talk import input_folder
 
 MEETUP_FILE = "meetup.yaml"
@@ -85,7 +86,7 @@ def hubs_of(articles: Articles, inputs_dir: Path) -> list[Hub]:
     """A hub for every meetup file under inputs/ with two published talks or more, latest
     event first."""
     hubs = []
-    for path in sorted(inputs_dir.rglob(MEETUP_FILE)) if inputs_dir.is_dir() else []:
+    for path in files_named(inputs_dir, MEETUP_FILE):
         hub = hub_of(path.parent, load_meetup(path), articles, inputs_dir)
         if len(hub.talks) >= MIN_USERS:
             hubs.append(hub)

@@ -52,7 +52,7 @@ from pipeline.site.shelves import (
     shown_term,
     topic_page,
 )
-from pipeline.store import atomic_write_text
+from pipeline.store import atomic_write_text, update_with_files
 
 # Chinese words are segmented by jieba with zero-width spaces, which must separate words.
 SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
@@ -79,9 +79,7 @@ def decisions_digest(inputs_dir: Path) -> str:
     """Every reviewer's decision under inputs/, as one hash: a new decision rebuilds the
     site though no talk ran."""
     digest = hashlib.sha256()
-    for path in sorted(inputs_dir.rglob(DECISIONS_FILE)) if inputs_dir.is_dir() else []:
-        digest.update(f"{path.relative_to(inputs_dir).as_posix()}\0".encode())
-        digest.update(path.read_bytes())
+    update_with_files(digest, inputs_dir, DECISIONS_FILE)
     return digest.hexdigest()
 
 
