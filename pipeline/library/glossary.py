@@ -81,15 +81,9 @@ def defines(sentence: str, form: str) -> bool:
     return False
 
 
-def article_text(talk: PublishedTalk, lang: str) -> str:
-    text = talk.draft.text(lang)
-    paragraphs = [p.text for s in text.sections for p in s.paragraphs]
-    return "\n".join([text.title, *(s.title for s in text.sections), *paragraphs])
-
-
-def uses(talk: PublishedTalk, term: str) -> bool:
-    """Whether either article of the talk mentions the term in one of its forms."""
-    en, zh = article_text(talk, "en"), article_text(talk, "zh")
+def uses(en: str, zh: str, term: str) -> bool:
+    """Whether either article of a talk (its English and Chinese text) mentions the term in
+    one of its forms."""
     return bool(matches(en, term)) or any(terminology.has_form(zh, f) for f in forms_of(term))
 
 
@@ -147,6 +141,10 @@ class Articles:
         self.by_slug = {t.slug: t for t in talks}
         self._explanations: dict[tuple[str, str], Explanation | None] = {}
         self._uses: dict[tuple[str, str], bool] = {}
+        self._texts = {
+            t.slug: tuple("\n".join(t.draft.text(lang).lines()) for lang in ("en", "zh"))
+            for t in talks
+        }
 
     def explanation(self, slug: str, term: str) -> Explanation | None:
         if (slug, term) not in self._explanations:
@@ -159,8 +157,7 @@ class Articles:
 
     def uses(self, slug: str, term: str) -> bool:
         if (slug, term) not in self._uses:
-            talk = self.by_slug.get(slug)
-            self._uses[slug, term] = bool(talk and uses(talk, term))
+            self._uses[slug, term] = slug in self._texts and uses(*self._texts[slug], term)
         return self._uses[slug, term]
 
     def missing(self, slug: str | None) -> list[str]:

@@ -96,12 +96,7 @@ def chapters_listing(text: DraftText) -> str:
 
 
 def article_text(draft: Draft) -> str:
-    return "\n".join(
-        [t.title for t in draft.texts()]
-        + [s.title for t in draft.texts() for s in t.sections]
-        + [p.text for t in draft.texts() for s in t.sections for p in s.paragraphs]
-        + draft.tags
-    )
+    return "\n".join([*(line for t in draft.texts() for line in t.lines()), *draft.tags])
 
 
 def card_findings(

@@ -46,6 +46,11 @@ class DraftText(Contract):
     summary: PlainText = ""
     sections: list[DraftSection]
 
+    def lines(self) -> list[str]:
+        """Its title, its chapters' titles and its paragraphs (not the summary)."""
+        paragraphs = [p.text for s in self.sections for p in s.paragraphs]
+        return [self.title, *(s.title for s in self.sections), *paragraphs]
+
 
 class Revision(Contract):
     """A paragraph or title that failed the checks: what was wrong and what was done."""
