@@ -22,7 +22,6 @@ from pipeline.schema import Contract
 from pipeline.schema.base import PlainText
 from pipeline.schema.library import Hub, Thread
 from pipeline.store import files_named
-from pipeline.talk import input_folder
 
 MEETUP_FILE = "meetup.yaml"
 MAX_THREADS = 3
@@ -42,13 +41,14 @@ def load_meetup(path: Path) -> Meetup:
         raise StageFailure(f"not a meetup file: {type(err).__name__}: {err}", path) from err
 
 
-def members(folder: Path, talks: list[PublishedTalk], inputs_dir: Path) -> list[PublishedTalk]:
-    """The published talks whose input folder lies in the meetup's folder."""
-    inside = []
+def members(folder: Path, talks: list[PublishedTalk], inputs_dir: Path) -> dict[str, PublishedTalk]:
+    """The published talks whose input folder lies in the meetup's folder, by that folder's
+    path in the meetup's (its name, for a talk folder right inside)."""
+    inside = {}
     for talk in talks:
-        origin = input_folder(talk.run.origin or f"inputs/{talk.slug}", inputs_dir).resolve()
+        origin = talk.input_folder(inputs_dir).resolve()
         if origin.is_relative_to(folder.resolve()) and origin != folder.resolve():
-            inside.append(talk)
+            inside[origin.relative_to(folder.resolve()).as_posix()] = talk
     return inside
 
 
@@ -66,11 +66,9 @@ def threads_of(talks: list[PublishedTalk], articles: Articles) -> list[Thread]:
 
 
 def hub_of(folder: Path, meetup: Meetup, articles: Articles, inputs_dir: Path) -> Hub:
-    inside = members(folder, articles.talks, inputs_dir)
-    by_folder = {
-        input_folder(t.run.origin or f"inputs/{t.slug}", inputs_dir).name: t.slug for t in inside
-    }
-    pinned = [by_folder[name] for name in meetup.order if name in by_folder]
+    by_folder = members(folder, articles.talks, inputs_dir)
+    inside = list(by_folder.values())
+    pinned = [by_folder[name].slug for name in meetup.order if name in by_folder]
     relative = folder.resolve().relative_to(inputs_dir.resolve()).as_posix()
     return Hub(
         id=term_id(relative) or "meetup",

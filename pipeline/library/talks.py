@@ -58,9 +58,17 @@ class PublishedTalk:
         """docs/ path -> file, for every slide picture to copy into the site."""
         return dict(self.slides.values())
 
+    def input_folder(self, inputs_dir: Path) -> Path:
+        return folder_of(self.run, self.slug, inputs_dir)
+
     def newest_first(self) -> tuple[dt.date, dt.datetime]:
         date = self.talk.meta.date or dt.date.min
         return date, self.run.finished or self.run.started
+
+
+def folder_of(run: RunRecord, slug: str, inputs_dir: Path) -> Path:
+    """The talk folder under inputs/ a talk's outputs were made from."""
+    return input_folder(run.origin or f"inputs/{slug}", inputs_dir)
 
 
 def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
@@ -76,7 +84,7 @@ def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
         deck_file = folder / "deck.json"
         draft = Draft.model_validate_json((folder / "draft.json").read_text())
         review = Review.model_validate_json((folder / "review.json").read_text())
-        decisions = read_decisions(input_folder(run.origin or f"inputs/{slug}", inputs_dir))
+        decisions = read_decisions(folder_of(run, slug, inputs_dir))
         return PublishedTalk(
             slug=slug,
             folder=folder,
