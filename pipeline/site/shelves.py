@@ -175,15 +175,13 @@ def thread_text(
 ) -> str:
     """What runs through a meetup's talks: the terms several of them use, who explains them."""
     words, k, n = WORDS[lang], len(thread.used_by), len(hub.talks)
-    links = [title_link(h.by_slug[s], lang, page) for s in thread.used_by]
+    links = {s: title_link(h.by_slug[s], lang, page) for s in thread.used_by}
     if not thread.explained_by:
         deal = phrase(words["plain_deal"], terms, lang)
-        return words["thread_plain"].format(titles=listed(links, lang), deal=deal)
+        return words["thread_plain"].format(titles=listed([*links.values()], lang), deal=deal)
     which = "some_deal" if k < n else "both_deal" if n == 2 else "all_deal"
     deal = phrase(words[which], terms, lang, n=n, k=k)
-    others = [
-        title_link(h.by_slug[s], lang, page) for s in thread.used_by if s != thread.explained_by
-    ]
+    others = [link for s, link in links.items() if s != thread.explained_by]
     return words["thread"].format(
         deal=deal,
         title=title_link(h.by_slug[thread.explained_by], lang, page),
