@@ -72,18 +72,20 @@ def prerequisites(talks: list[PublishedTalk], articles: Articles) -> Grounds:
     }
 
 
-def reading_order(talks: list[PublishedTalk], grounds: Grounds, pinned: list[str] = ()) -> list:
+def reading_order(
+    talks: list[PublishedTalk], grounds: Grounds, pinned: list[str] = ()
+) -> list[str]:
     """Slugs in reading order: the pinned ones first as pinned, then each time the talk
     with the fewest terms left to learn from the talks not yet placed (older first)."""
     by_slug = {t.slug: t for t in talks}
     order = [s for s in dict.fromkeys(pinned) if s in by_slug]
     left = [t for t in talks if t.slug not in order]
+
+    def still_to_learn(talk: PublishedTalk) -> tuple:
+        owed = sum(len(grounds.get((o.slug, talk.slug), ())) for o in left if o is not talk)
+        return owed, talk.newest_first()[0], talk.slug
+
     while left:
-
-        def still_to_learn(talk: PublishedTalk) -> tuple:
-            owed = sum(len(grounds.get((o.slug, talk.slug), ())) for o in left if o is not talk)
-            return owed, talk.newest_first()[0], talk.slug
-
         nxt = min(left, key=still_to_learn)
         order.append(nxt.slug)
         left.remove(nxt)
