@@ -283,18 +283,32 @@ class Writer:
             found += terminology.missing_forms(text, source)
         return found + fidelity.unfaithful(source, text, target)
 
-    def name_findings(self, source: str, text: str) -> list[str]:
+    def lost_names(self, source: str, text: str) -> list[str]:
         """Names of the source the text lost; a name the glossary gives a Chinese form
         ("GPU memory" as 显存) may be written in it, and so may the names inside it (GPU)."""
         names = self.terms_in(source)
         housed = [t for t in names if terminology.in_house_form(t, text)]
         return [
-            f"the name {t!r} is missing or misspelt"
+            t
             for t in names
             if not keeps_name(text, t)
             and t not in housed
             and not any(term_pattern(t).search(h) for h in housed)
         ]
+
+    def name_findings(self, source: str, text: str) -> list[str]:
+        return [f"the name {t!r} is missing or misspelt" for t in self.lost_names(source, text)]
+
+    def title_with_names(self, source: str, result: str | None, target: str) -> str | None:
+        """A translated title that lost only names, with them put before it as its main
+        claim ("SGLang：开源模型性能优化", the house form "main claim：subtitle"), if the whole
+        then passes; None otherwise (a title that has a colon already keeps its findings)."""
+        lost = self.lost_names(source, result or "")
+        colon, joiner = ("：", "、") if target == "zh" else (": ", ", ")
+        if not result or not lost or colon.strip() in result or has_cjk(result) != (target == "zh"):
+            return None
+        titled = f"{joiner.join(lost)}{colon}{result}"
+        return None if self.name_findings(source, titled) else titled
 
     def common_findings(self, text: str, language: str) -> list[str]:
         found = ["repeats the instructions"] if is_echo(text, self.echo_lines) else []
@@ -497,6 +511,15 @@ class Writer:
             action = "translated sentence by sentence"
             self.revisions.append(Revision(where=where, findings=findings, action=action))
             return joined
+        if (
+            not passed
+            and kind == "title"
+            and (titled := self.title_with_names(text, result, target))
+        ):
+            self.revisions.append(
+                Revision(where=where, findings=findings, action="names put first")
+            )
+            return titled
         if not passed:  # the review shows these findings; the source text stands in if none
             self.revisions.append(
                 Revision(where=where, findings=findings, action="kept with findings")

@@ -63,6 +63,7 @@ class Revision(Contract):
         "replaced by its claims",
         "dropped",
         "translated sentence by sentence",
+        "names put first",
         "kept with findings",
         "repeats removed",
     ]

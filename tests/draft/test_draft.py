@@ -492,6 +492,28 @@ def test_a_title_whose_translation_loses_a_name_is_translated_again_as_three_can
     assert sorted(r["seed"] for r in endpoint.requests if is_title(r)) == [1234, 1234, 1235, 1236]
 
 
+def test_a_title_whose_every_translation_loses_a_name_gets_the_name_put_first():
+    # every reply translates "Paging the KV cache" as "分页" (the name lost): the title
+    # becomes "KV cache：分页", the house form "main claim：subtitle", and says so
+    def translate(body: dict) -> str:
+        asked = body["messages"][1]["content"]
+        if "the `KV cache`" in asked and "PagedAttention" not in asked:
+            return text("分页")
+        if "Memory waste" in asked:
+            return text("内存浪费导致分页。")
+        return text(ZH if "PagedAttention" in asked else "分页")
+
+    replies = PromptReplies(write_paragraph=[text(GOOD)], translate_zh=translate)
+    llm, _ = scripted_llm(replies)
+    draft = write_drafts(
+        outline(1), notes([WASTE, BLOCKS]), EVIDENCE, TERMS, llm, DraftPrompts.load()
+    )
+    assert draft.zh.title == "KV cache：分页"
+    [revision] = [r for r in draft.revisions if r.where == "zh title"]
+    assert revision.action == "names put first"
+    assert revision.findings == ["the name 'KV cache' is missing or misspelt"]
+
+
 def test_a_one_sentence_translation_that_keeps_dropping_a_number_is_redone_by_clause():
     one = "PagedAttention keeps the KV cache in blocks of 16 tokens, handed out on demand."
     dropped = "PagedAttention 把 KV cache 存进块中，按需分配。"
