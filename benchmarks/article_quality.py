@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from evals.golden import CASES, cases, run_case, talk_folder, truth_of  # noqa: E402
 from evals.metrics import talk_metrics  # noqa: E402
-from pipeline.grounding import copy_tokens  # noqa: E402
+from pipeline.core.grounding import copy_tokens  # noqa: E402
 
 # The figures this benchmark reports, by their names in evals.metrics.
 FIGURES = {

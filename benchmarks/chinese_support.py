@@ -18,7 +18,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pipeline.grounding import MIN_SUPPORT, pair_support, support  # noqa: E402
+from pipeline.core.grounding import MIN_SUPPORT, pair_support, support  # noqa: E402
 
 CASES = ROOT / "tests" / "data" / "zh_support.yaml"
 

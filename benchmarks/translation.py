@@ -19,12 +19,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pipeline import terminology  # noqa: E402
+from pipeline.core import terminology  # noqa: E402
+from pipeline.core.settings import Settings  # noqa: E402
 from pipeline.draft import DraftPrompts, Writer  # noqa: E402
 from pipeline.llm.client import OpenAILLM  # noqa: E402
 from pipeline.llm.server import llm_endpoint  # noqa: E402
 from pipeline.schema import Draft, Evidence  # noqa: E402
-from pipeline.settings import Settings  # noqa: E402
 
 
 def asked(writer: Writer, text: str, way: str) -> str:

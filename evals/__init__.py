@@ -6,8 +6,8 @@ from pathlib import Path
 
 from evals.metrics import Truth, talk_metrics
 from evals.report import write_dashboard, write_talk_report
+from pipeline.core.store import TalkStore
 from pipeline.schema import RunRecord
-from pipeline.store import TalkStore
 
 
 def evaluate(

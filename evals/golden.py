@@ -13,7 +13,7 @@ import yaml
 
 from evals import evaluate
 from evals.metrics import Truth
-from pipeline.source import ROOT as PIPELINE
+from pipeline.core.source import ROOT as PIPELINE
 from pipeline.transcript.subtitles import read_subtitles, to_srt
 
 REPO = PIPELINE.parent

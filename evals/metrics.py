@@ -13,8 +13,7 @@ from pathlib import Path
 import jiwer
 from autocorrect_py import lint_for
 
-from pipeline.draft import MIN_CHAPTER_SENTENCES, DraftPrompts, sentence_count
-from pipeline.grounding import (
+from pipeline.core.grounding import (
     MIN_SUPPORT,
     cited_text,
     copied_share,
@@ -32,7 +31,9 @@ from pipeline.grounding import (
     support,
     wrong_language_sentences,
 )
-from pipeline.prompts import load_prompt
+from pipeline.core.prompts import load_prompt
+from pipeline.core.text import TECHNICAL, numbers
+from pipeline.draft import MIN_CHAPTER_SENTENCES, DraftPrompts, sentence_count
 from pipeline.review import check_fidelity, check_terminology
 from pipeline.schema import (
     Draft,
@@ -44,7 +45,6 @@ from pipeline.schema import (
     Timeline,
     Transcript,
 )
-from pipeline.text import TECHNICAL, numbers
 
 PROMPTS = ("notes", "outline", *DraftPrompts.NAMES)
 LOW_CONFIDENCE = -1.0  # avg_logprob below this: Whisper was unsure of the segment

@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from evals.metrics import BETTER
-from pipeline.store import atomic_write_text
-from pipeline.text import markdown_table
+from pipeline.core.store import atomic_write_text
+from pipeline.core.text import markdown_table
 
 # A figure is a regression when it moved the wrong way by more than this: shares by two
 # points, counts by any, times by a quarter (the machine is shared and noisy).
@@ -76,7 +76,7 @@ def cell(value) -> str:
 
 
 def table(header: list[str], rows: list[list]) -> str:
-    """A Markdown table of figures (pipeline.text.markdown_table, with "|" escaped)."""
+    """A Markdown table of figures (pipeline.core.text.markdown_table, with "|" escaped)."""
     return markdown_table([header, *([cell(v) for v in row] for row in rows)])
 
 

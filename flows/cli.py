@@ -160,7 +160,7 @@ def eval_cases(
     dashboard (outputs/.evals/dashboard/), with what got worse since the previous eval.
     The exit code is 1 when something got worse."""
     from evals.golden import golden_eval
-    from pipeline.settings import Settings
+    from pipeline.core.settings import Settings
 
     folder = (outputs or Settings().outputs_dir) / ".evals"
     flagged = golden_eval(folder, cases.split(",") if cases else None, cold)
@@ -201,7 +201,7 @@ def built_site(
     outputs: Path | None, inputs: Path | None, preview: bool, site_url: str | None = None
 ):
     from flows.talk import configured
-    from pipeline.errors import StageFailure
+    from pipeline.core.errors import StageFailure
     from pipeline.site import build_site
 
     settings = configured(inputs, outputs)
@@ -280,14 +280,14 @@ def site_serve(
 def prepare() -> None:
     """Assemble and hash-check the bundled offline models, and build the embedded llama.cpp
     server for any x86-64 CPU (once per machine: about 10 minutes on 2 cores)."""
-    from pipeline.llm.runtime import build_runtime
-    from pipeline.models import (
+    from pipeline.core.models import (
         BUNDLED_LLMS,
         bundled_gguf,
         bundled_whisper_base,
         bundled_whisper_tiny_en,
     )
-    from pipeline.settings import Settings
+    from pipeline.core.settings import Settings
+    from pipeline.llm.runtime import build_runtime
 
     cache = Settings().cache_dir
     for ref in (bundled_whisper_tiny_en(), bundled_whisper_base(cache)):

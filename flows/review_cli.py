@@ -93,7 +93,7 @@ def places_to_read(slug: str, folder: Path, site: Path) -> list[str]:
 
 def record(kind: str, talk: Path, reviewer: str, note: str, inputs, outputs) -> None:
     from flows.talk import configured
-    from pipeline.errors import StageFailure
+    from pipeline.core.errors import StageFailure
     from pipeline.library.talks import PublishedTalk, load_talk
     from pipeline.review.decisions import decide, record_decision
     from pipeline.talk import talk_slug

@@ -6,14 +6,14 @@ from pathlib import Path
 from prefect import flow
 
 from flows import tasks
+from pipeline.core.errors import StageFailure
+from pipeline.core.fingerprint import talk_fingerprint
+from pipeline.core.settings import Settings
+from pipeline.core.store import TalkStore
 from pipeline.deck.vocabulary import collect_terms
-from pipeline.errors import StageFailure
-from pipeline.fingerprint import talk_fingerprint
 from pipeline.llm.session import LLMSession
 from pipeline.runner import StageFailed, TalkRun
 from pipeline.schema import ARTICLES_MADE, RunRecord, StageError
-from pipeline.settings import Settings
-from pipeline.store import TalkStore
 from pipeline.talk import discover_talks, talk_origin, talk_slug
 
 

@@ -22,15 +22,17 @@ from pipeline import deck as deck_stage
 from pipeline import stages
 from pipeline import transcript as transcript_stage
 from pipeline.article import typeset
+from pipeline.core.models import resolve_whisper
+from pipeline.core.prompts import Prompt, load_prompt
+from pipeline.core.settings import Settings
+from pipeline.core.text import writing_language
 from pipeline.draft import DraftPrompts, Writer, write_drafts
 from pipeline.evidence import build_evidence
 from pipeline.llm.cache import CallCache
 from pipeline.llm.client import OpenAILLM
 from pipeline.llm.session import LLMSession
-from pipeline.models import resolve_whisper
 from pipeline.notes import build_notes
 from pipeline.outline import build_outline
-from pipeline.prompts import Prompt, load_prompt
 from pipeline.questions import QuestionPrompts, write_questions
 from pipeline.review import review as review_drafts
 from pipeline.runner import Stage, TalkRun
@@ -48,9 +50,7 @@ from pipeline.schema import (
     Timeline,
     Transcript,
 )
-from pipeline.settings import Settings
 from pipeline.talk import read_talk
-from pipeline.text import writing_language
 from pipeline.timeline import build_timeline
 
 C = TypeVar("C")

@@ -19,9 +19,11 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel
 
-from pipeline import __version__, source
-from pipeline.errors import StageFailure
-from pipeline.prompts import Prompt
+from pipeline import __version__
+from pipeline.core import source
+from pipeline.core.errors import StageFailure
+from pipeline.core.prompts import Prompt
+from pipeline.core.store import TalkStore, sha256_bytes, sha256_file, sha256_model
 from pipeline.schema import (
     ARTICLES_MADE,
     Provenance,
@@ -31,7 +33,6 @@ from pipeline.schema import (
     StageRecord,
     Verdict,
 )
-from pipeline.store import TalkStore, sha256_bytes, sha256_file, sha256_model
 
 C = TypeVar("C")
 ARTICLE_FILES = ("article.zh.md", "article.en.md")  # the article stage's texts

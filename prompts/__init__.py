@@ -1,1 +1,1 @@
-"""Prompt templates, one YAML file per use (read by pipeline.prompts.load_prompt)."""
+"""Prompt templates, one YAML file per use (read by pipeline.core.prompts.load_prompt)."""

@@ -152,7 +152,7 @@ class PromptReplies:
     recognised by the first line of the prompt's system message."""
 
     def __init__(self, **replies: list[str] | Reply) -> None:
-        from pipeline.prompts import load_prompt
+        from pipeline.core.prompts import load_prompt
 
         self.replies = replies
         self.first_lines = {name: load_prompt(name).system.splitlines()[0] for name in replies}

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from pipeline.prompts import load_prompt
+from pipeline.core.prompts import load_prompt
 from tests.llm_double import SchemaReplies, completion
 
 

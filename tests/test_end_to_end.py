@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.core.text import CHINESE_PROSE_SHARE, cjk_share, clock, has_cjk
 from pipeline.llm.runtime import CPU_VARIANTS
 from pipeline.stages import STAGES
-from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, clock, has_cjk
 from tests.helpers import DATA, EXAMPLE
 from tests.site.browser import free_port
 

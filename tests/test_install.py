@@ -40,7 +40,7 @@ def test_installed_package_runs_from_another_directory(tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     check = (
-        "import pipeline, prompts; from pipeline.prompts import load_prompt; "
+        "import pipeline, prompts; from pipeline.core.prompts import load_prompt; "
         "from pipeline.library.topics import load_topics; "
         "from pipeline.library.paths import load_paths; "
         "print(pipeline.__file__, prompts.__file__, load_prompt('outline').id, "

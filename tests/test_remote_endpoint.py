@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
+from pipeline.core.settings import Settings
 from pipeline.llm.options import EmbeddedLLMOptions
 from pipeline.llm.server import embedded_server
-from pipeline.settings import Settings
 
 pytestmark = pytest.mark.models
 

@@ -3,13 +3,13 @@ import os
 
 import pytest
 
-from pipeline.errors import StageFailure
-from pipeline.prompts import Prompt
+from pipeline.core.errors import StageFailure
+from pipeline.core.prompts import Prompt
+from pipeline.core.source import ROOT
+from pipeline.core.store import TalkStore
 from pipeline.runner import Stage, StageFailed, TalkRun, provenance
 from pipeline.schema import Deck, Evidence, EvidenceUnit, Slide
-from pipeline.source import ROOT
 from pipeline.stages import DECK
-from pipeline.store import TalkStore
 
 EVIDENCE = Stage[Evidence](
     "evidence",

@@ -6,8 +6,8 @@ from urllib.parse import urlencode, urlparse, urlsplit, urlunsplit
 import yaml
 
 from pipeline.article.typeset import typeset_plain, typeset_text
+from pipeline.core.text import clock
 from pipeline.schema import Article, Draft, DraftText, Evidence, EvidenceUnit, Review, Talk
-from pipeline.text import clock
 
 YOUTUBE_HOSTS = ("youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be")
 

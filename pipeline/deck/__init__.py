@@ -9,9 +9,9 @@ Without a PDF, headless LibreOffice renders the PPTX when it is installed.
 import tempfile
 from pathlib import Path
 
+from pipeline.core.errors import StageFailure
 from pipeline.deck import pdf, pptx
 from pipeline.deck.options import DeckOptions
-from pipeline.errors import StageFailure
 from pipeline.schema import Deck, Slide, Talk
 
 MB = pptx.MB

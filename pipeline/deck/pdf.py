@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pymupdf
 
+from pipeline.core.errors import StageFailure
+from pipeline.core.store import atomic_write_bytes
+from pipeline.core.text import markdown_table
 from pipeline.deck.ocr import picture_text
-from pipeline.errors import StageFailure
 from pipeline.schema import Bullet, Slide
-from pipeline.store import atomic_write_bytes
-from pipeline.text import markdown_table
 
 TITLE_ZONE = 0.5  # a title sits in the upper half of the page
 # Lines of one item: font sizes within this, starts (or centres) within ALIGN_PT of each

@@ -17,9 +17,9 @@ from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE
 from pptx.exc import PackageNotFoundError
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
+from pipeline.core.text import markdown_table
 from pipeline.schema import Bullet, Slide
-from pipeline.text import markdown_table
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # encrypted Office files and binary .ppt
 MB = 1024 * 1024

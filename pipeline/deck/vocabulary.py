@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 from wordfreq import zipf_frequency
 
+from pipeline.core.text import CJK_RUN, STOPWORDS, TECHNICAL
 from pipeline.schema import Deck
-from pipeline.text import CJK_RUN, STOPWORDS, TECHNICAL
 
 TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
 IDENTIFIER = re.compile(

@@ -26,9 +26,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, field_validator
 from wordfreq import zipf_frequency
 
-from pipeline import fidelity, terminology
-from pipeline.evidence import term_pattern
-from pipeline.grounding import (
+from pipeline.core import fidelity, terminology
+from pipeline.core.grounding import (
     WORD,
     cited_text,
     copied_share,
@@ -49,9 +48,11 @@ from pipeline.grounding import (
     without_stray_words,
     wrong_language_sentences,
 )
+from pipeline.core.prompts import REVISE_NOTE, Prompt, load_prompt
+from pipeline.core.text import CJK_RUN, LANGUAGE_NAMES, has_cjk, numbers
+from pipeline.evidence import term_pattern
 from pipeline.llm.client import LLM, InvalidReply
 from pipeline.llm.parallel import ordered_map
-from pipeline.prompts import REVISE_NOTE, Prompt, load_prompt
 from pipeline.schema import (
     Claim,
     Draft,
@@ -64,7 +65,6 @@ from pipeline.schema import (
     Restatement,
     Revision,
 )
-from pipeline.text import CJK_RUN, LANGUAGE_NAMES, has_cjk, numbers
 
 MAX_TOKENS = 900
 CLAIMS_PER_PARAGRAPH = 4

@@ -13,6 +13,7 @@ import re
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
+from pipeline.core.text import clock, estimate_tokens, has_cjk
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.screen import correct_on_screen
 from pipeline.evidence.spoken import is_credits, is_recording_talk, joint, without_fillers
@@ -27,7 +28,6 @@ from pipeline.schema import (
     Timeline,
     Transcript,
 )
-from pipeline.text import clock, estimate_tokens, has_cjk
 from pipeline.transcript.sentences import sentences
 
 # Sentence ends first (Chinese and English), then clauses, then words: a unit is cut

@@ -34,8 +34,8 @@ import re
 from rapidfuzz import fuzz
 from wordfreq import zipf_frequency
 
+from pipeline.core.text import NUMBER, TECHNICAL
 from pipeline.schema import Correction
-from pipeline.text import NUMBER, TECHNICAL
 from pipeline.transcript.corrections import COMMON_WORD, sound, squash
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")

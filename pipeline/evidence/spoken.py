@@ -11,7 +11,7 @@ clause.
 
 import re
 
-from pipeline.text import CJK_CHARS
+from pipeline.core.text import CJK_CHARS
 
 CREDIT_ROLES = (
     "录制",

@@ -17,6 +17,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.core.store import update_with_files
 from pipeline.library.glossary import Articles, glossary_of
 from pipeline.library.hubs import MEETUP_FILE, hubs_of
 from pipeline.library.paths import DEFAULT_PATHS, load_paths, reading_paths
@@ -24,7 +25,6 @@ from pipeline.library.relations import grounded
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import DEFAULT_TOPICS, Shelves, load_topics, shelves_of
 from pipeline.schema.library import Library
-from pipeline.store import update_with_files
 
 
 @dataclass

@@ -13,12 +13,12 @@ no article explains gets no page: better no entry than an invented one.
 import re
 import unicodedata
 
-from pipeline import terminology
+from pipeline.core import terminology
+from pipeline.core.grounding import split_sentences
+from pipeline.core.text import has_cjk, writing_language
 from pipeline.evidence import term_pattern
-from pipeline.grounding import split_sentences
 from pipeline.library.talks import PublishedTalk
 from pipeline.schema.library import Explanation, GlossaryTerm
-from pipeline.text import has_cjk, writing_language
 
 MIN_USERS = 2  # a term one article uses is that article's business, not the library's
 # A verb that says what the term is or does, right after it (an aside in brackets or an

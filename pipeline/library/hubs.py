@@ -14,14 +14,14 @@ from pathlib import Path
 import yaml
 from pydantic import Field, ValidationError
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
+from pipeline.core.store import files_named
 from pipeline.library.glossary import MIN_USERS, Articles, candidate_terms, term_id
 from pipeline.library.paths import prerequisites, reading_order
 from pipeline.library.talks import PublishedTalk
 from pipeline.schema import Contract
 from pipeline.schema.base import PlainText
 from pipeline.schema.library import Hub, Thread
-from pipeline.store import files_named
 
 MEETUP_FILE = "meetup.yaml"
 MAX_THREADS = 3

@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 from pydantic import Field, ValidationError
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 from pipeline.library.glossary import Articles, candidate_terms
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import Topic

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
+from pipeline.core.store import sha256_model, talk_outputs
 from pipeline.review.decisions import Policy, Standing, read_decisions, standing_of
 from pipeline.schema import (
     ARTICLES_MADE,
@@ -20,7 +21,6 @@ from pipeline.schema import (
     RunRecord,
     Talk,
 )
-from pipeline.store import sha256_model, talk_outputs
 from pipeline.talk import input_folder
 
 NEEDED = ("talk.json", "draft.json", "review.json", "evidence.json", "run.json")

@@ -12,7 +12,7 @@ from pathlib import Path
 import yaml
 from pydantic import Field, ValidationError
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 from pipeline.evidence import term_pattern
 from pipeline.library.talks import PublishedTalk
 from pipeline.schema import Contract, Draft

@@ -17,10 +17,10 @@ import httpx
 import openai
 from pydantic import BaseModel, ValidationError
 
-from pipeline.errors import redact
+from pipeline.core.errors import redact
+from pipeline.core.prompts import RETRY_NOTE, RenderedPrompt
 from pipeline.llm.cache import CallCache
 from pipeline.llm.options import LLMOptions
-from pipeline.prompts import RETRY_NOTE, RenderedPrompt
 
 T = TypeVar("T", bound=BaseModel)
 CallSink = Callable[[dict], None]

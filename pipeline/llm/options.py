@@ -7,8 +7,8 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from pipeline.errors import register_secret
-from pipeline.models import DEFAULT_LLM
+from pipeline.core.errors import register_secret
+from pipeline.core.models import DEFAULT_LLM
 
 
 class LLMOptions(BaseSettings):

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from pipeline.models import ModelAssetError
-from pipeline.store import sha256_bytes, sha256_file
+from pipeline.core.models import ModelAssetError
+from pipeline.core.store import sha256_bytes, sha256_file
 
 SOURCE_PACKAGE = "llama-cpp-python"
 SOURCE_VERSION = "0.3.36"

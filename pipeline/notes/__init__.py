@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from pipeline.grounding import (
+from pipeline.core.grounding import (
     MIN_SUPPORT,
     cited_text,
     content_tokens,
@@ -22,13 +22,13 @@ from pipeline.grounding import (
     split_sentences,
     support,
 )
+from pipeline.core.prompts import Prompt
+from pipeline.core.text import CJK_CHARS, LANGUAGE_NAMES, NUMBER, has_cjk, numbers, writing_language
 from pipeline.llm.client import LLM, InvalidReply
 from pipeline.llm.parallel import ordered_map
 from pipeline.notes.options import NotesOptions
 from pipeline.notes.sections import split_sections
-from pipeline.prompts import Prompt
 from pipeline.schema import Claim, DroppedClaim, Evidence, EvidenceUnit, Notes, Section
-from pipeline.text import CJK_CHARS, LANGUAGE_NAMES, NUMBER, has_cjk, numbers, writing_language
 
 MAX_TOKENS = 900
 MAX_STATEMENT_CHARS = 300

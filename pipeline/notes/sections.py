@@ -5,9 +5,9 @@ bound."""
 import re
 from dataclasses import dataclass, field
 
+from pipeline.core.text import estimate_tokens
 from pipeline.notes.options import NotesOptions
 from pipeline.schema import Evidence, EvidenceUnit, Section
-from pipeline.text import estimate_tokens
 
 # Phrases speakers use to open a new part of a talk (English and Chinese), at a unit's start.
 SIGNPOST = re.compile(

@@ -17,18 +17,18 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from pipeline.evidence import term_pattern
-from pipeline.grounding import (
+from pipeline.core.grounding import (
     is_echo,
     is_fragment,
     prompt_lines,
     support,
     wrong_language_sentences,
 )
+from pipeline.core.prompts import REVISE_NOTE, Prompt
+from pipeline.core.text import LANGUAGE_NAMES, estimate_tokens, has_cjk, numbers
+from pipeline.evidence import term_pattern
 from pipeline.llm.client import LLM, InvalidReply
-from pipeline.prompts import REVISE_NOTE, Prompt
 from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Section, TalkMeta
-from pipeline.text import LANGUAGE_NAMES, estimate_tokens, has_cjk, numbers
 
 MAX_TOKENS = 700
 MAX_CHAPTERS = 8

@@ -15,6 +15,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.core.grounding import duplicate_of, invented_numbers, split_sentences, support
+from pipeline.core.prompts import Prompt, load_prompt
+from pipeline.core.text import LANGUAGE_NAMES
 from pipeline.draft import (
     QUESTION_MARKS,
     Writer,
@@ -23,8 +26,6 @@ from pipeline.draft import (
     notes_listing,
     other,
 )
-from pipeline.grounding import duplicate_of, invented_numbers, split_sentences, support
-from pipeline.prompts import Prompt, load_prompt
 from pipeline.schema import (
     Claim,
     DraftText,
@@ -35,7 +36,6 @@ from pipeline.schema import (
     Restatement,
     Revision,
 )
-from pipeline.text import LANGUAGE_NAMES
 
 MOST_QUESTIONS = 6
 FEWEST_QUESTIONS = 4  # fewer is not a companion worth its page: a visible fallback

@@ -1,15 +1,14 @@
 """The review stage (review.json): checks a reviewer would otherwise do by hand, each with
 findings, the revisions drafting made, and a verdict.
 
-The grounding checks are the ones drafting revised against (pipeline.grounding): here they
+The grounding checks are the ones drafting revised against (pipeline.core.grounding): here they
 run on the final text of both languages, so what drafting could not fix shows up.
 """
 
 from collections.abc import Iterator
 
-from pipeline import fidelity, terminology
-from pipeline.draft import Writer
-from pipeline.grounding import (
+from pipeline.core import fidelity, terminology
+from pipeline.core.grounding import (
     cited_text,
     duplicate_of,
     flipped_words,
@@ -24,11 +23,12 @@ from pipeline.grounding import (
     unsupported_sentences,
     wrong_language_sentences,
 )
-from pipeline.prompts import Prompt
+from pipeline.core.prompts import Prompt
+from pipeline.core.text import numbers, shorten
+from pipeline.draft import Writer
 from pipeline.review.card import draft_verdict, review_card, risks_of, strengths_of
 from pipeline.review.written import CardFacts, written_card
 from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Review
-from pipeline.text import numbers, shorten
 
 
 def paragraphs(draft: DraftText) -> Iterator[tuple[str, DraftParagraph]]:
@@ -161,7 +161,7 @@ def check_repeats(drafts: tuple[DraftText, ...]) -> Check:
 
 
 def check_fidelity(draft: Draft, source_language: str) -> Check:
-    """Each translated paragraph says what its source paragraph says (pipeline.fidelity)."""
+    """Each translated paragraph says what its source paragraph says (pipeline.core.fidelity)."""
     source, target = (draft.zh, draft.en) if source_language == "zh" else (draft.en, draft.zh)
     originals = dict(paragraphs(source))
     findings = []

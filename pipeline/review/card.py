@@ -10,10 +10,10 @@ only where the check behind it passed.
 import re
 from dataclasses import dataclass
 
-from pipeline.grounding import split_sentences
+from pipeline.core.grounding import split_sentences
+from pipeline.core.text import numbers
 from pipeline.schema import Check, Draft, DraftSection, DraftText, ReviewCard, Revision
 from pipeline.schema.review import CardText
-from pipeline.text import numbers
 
 # A failure of these means the article may state what the talk did not: never publish.
 TRUST_CHECKS = (

@@ -18,9 +18,9 @@ from typing import Literal
 import yaml
 from pydantic import ValidationError
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
+from pipeline.core.store import atomic_write_text, sha256_bytes
 from pipeline.schema import Decision, Decisions, Draft, Verdict
-from pipeline.store import atomic_write_text, sha256_bytes
 
 DECISIONS_FILE = "decisions.yaml"
 # What the site publishes: "recommended" (the default) an approved article, or one the

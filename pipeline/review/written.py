@@ -16,8 +16,7 @@ say the same things, and the fallback is recorded.
 import re
 from dataclasses import dataclass
 
-from pipeline.draft import Writer
-from pipeline.grounding import (
+from pipeline.core.grounding import (
     WORD,
     copied_share,
     invented_numbers,
@@ -27,8 +26,9 @@ from pipeline.grounding import (
     prompt_lines,
     split_sentences,
 )
+from pipeline.core.prompts import Prompt
+from pipeline.draft import Writer
 from pipeline.outline import ROLE_TITLES
-from pipeline.prompts import Prompt
 from pipeline.review.card import FORECAST, MEASUREMENT
 from pipeline.schema import Check, Draft, DraftText
 

@@ -4,8 +4,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from pipeline.errors import redact
-from pipeline.text import plain_text
+from pipeline.core.errors import redact
+from pipeline.core.text import plain_text
 
 
 class Contract(BaseModel):

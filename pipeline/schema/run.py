@@ -42,7 +42,7 @@ class RunRecord(Contract):
         "absolute path of a folder outside inputs/ (pipeline.talk.talk_origin)",
     )
     fingerprint: str | None = Field(
-        None, description="of its files, settings, prompts and code (pipeline.fingerprint)"
+        None, description="of its files, settings, prompts and code (pipeline.core.fingerprint)"
     )
     started: datetime
     finished: datetime | None = None

@@ -30,7 +30,8 @@ import yaml
 from pydantic import Field
 
 from pipeline.article.typeset import typeset_plain
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
+from pipeline.core.store import atomic_write_text, update_with_files
 from pipeline.library import Holdings, build_library, library_digest
 from pipeline.library.talks import PublishedTalk, published_talks
 from pipeline.review.decisions import DECISIONS_FILE, Policy
@@ -52,7 +53,6 @@ from pipeline.site.shelves import (
     shown_term,
     topic_page,
 )
-from pipeline.store import atomic_write_text, update_with_files
 
 # Chinese words are segmented by jieba with zero-width spaces, which must separate words.
 SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'

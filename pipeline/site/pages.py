@@ -8,6 +8,7 @@ import re
 
 from pipeline.article import render_citation
 from pipeline.article.typeset import typeset_plain, typeset_text
+from pipeline.core.text import clock, has_cjk
 from pipeline.evidence import term_pattern
 from pipeline.library import Holdings
 from pipeline.library.glossary import forms_of
@@ -16,7 +17,6 @@ from pipeline.library.topics import Shelves
 from pipeline.review.card import LABELS, PLACE, UNRESOLVED, place_of
 from pipeline.schema import EvidenceUnit
 from pipeline.schema.library import GlossaryTerm, Hub
-from pipeline.text import clock, has_cjk
 
 PROMISE = {
     "zh": "把每一场技术演讲变成可检索的系统知识：从视频和幻灯片出发，沿模型架构、显存管理、"

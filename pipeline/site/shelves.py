@@ -3,14 +3,14 @@ reading order, each with its path note), the glossary across talks, meetup hubs,
 links from an article's first mention of a glossary term. Every sentence here is rendered
 from a relation the library checked; titles, dates and names are the talks' own."""
 
-from pipeline import terminology
 from pipeline.article.typeset import typeset_text
+from pipeline.core import terminology
+from pipeline.core.text import has_cjk
 from pipeline.library import Holdings
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import Topic
 from pipeline.schema.library import GlossaryTerm, Hub, PathNote, ReadingPath, Thread
 from pipeline.site.pages import HEADINGS, cards, cited, page_path, relative
-from pipeline.text import has_cjk
 
 WORDS = {
     "zh": {

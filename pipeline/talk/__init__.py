@@ -8,7 +8,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 from pipeline.schema import Talk, TalkMeta
 
 MEDIA_SUFFIXES = {

@@ -12,8 +12,8 @@ import bm25s
 import numpy as np
 from bm25s.stopwords import STOPWORDS_CHINESE, STOPWORDS_EN
 
+from pipeline.core.text import CJK_RUN
 from pipeline.schema import Slide, TimelineSpan, Transcript
-from pipeline.text import CJK_RUN
 from pipeline.timeline.options import TimelineOptions
 from pipeline.transcript.sentences import sentences
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from faster_whisper import WhisperModel
 
-from pipeline.errors import StageFailure
-from pipeline.models import WhisperModelRef
+from pipeline.core.errors import StageFailure
+from pipeline.core.models import WhisperModelRef
 from pipeline.schema import DroppedSegment, Segment, Talk, Transcript, Word
 from pipeline.transcript.audio import audio_chunks
 from pipeline.transcript.chinese import to_simplified

@@ -20,8 +20,8 @@ import jellyfish
 from rapidfuzz import fuzz
 from wordfreq import zipf_frequency
 
+from pipeline.core.text import CJK_CHARS, STOPWORDS, TECHNICAL
 from pipeline.schema import Correction, Segment
-from pipeline.text import CJK_CHARS, STOPWORDS, TECHNICAL
 
 MIN_FUZZY_CHARS = 6  # shorter terms (GPU, KV) nearly spell too many ordinary words
 MIN_SOUND_CHARS = 5

@@ -11,8 +11,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from pipeline.schema import Segment, Word
-from pipeline.text import (
+from pipeline.core.text import (
     CHINESE_LANGUAGES,
     CHINESE_PROSE_SHARE,
     LATIN_WORD,
@@ -22,6 +21,7 @@ from pipeline.text import (
     has_cjk,
     plain_text,
 )
+from pipeline.schema import Segment, Word
 
 # WebVTT's inline word timing, <00:00:01.000> (hours optional).
 TIMESTAMP_TAG = re.compile(r"<((?:\d+:)?\d{2}:\d{2}\.\d{3})>")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from charset_normalizer import from_bytes
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 
 BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"),

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import av
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 
 
 def probe_audio(path: Path) -> float | None:

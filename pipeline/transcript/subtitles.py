@@ -8,9 +8,9 @@ from pathlib import Path
 import webvtt
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
+from pipeline.core.text import CHINESE_PROSE_SHARE, cjk_share, clock
 from pipeline.schema import Segment, Transcript
-from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, clock
 from pipeline.transcript.chinese import to_simplified
 from pipeline.transcript.cues import Cue, make_cue, one_language, seconds, segments_of
 from pipeline.transcript.encoding import decode_text

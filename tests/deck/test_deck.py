@@ -4,10 +4,10 @@ import stat
 import pytest
 from PIL import Image
 
+from pipeline.core.errors import StageFailure
 from pipeline.deck import read_deck
 from pipeline.deck.options import DeckOptions
 from pipeline.deck.pptx import libreoffice
-from pipeline.errors import StageFailure
 from tests.decks import pdf_with_pages, pptx_with_slides, scanned_pdf, zip_bomb
 from tests.helpers import DATA, EXAMPLE, talk_with
 

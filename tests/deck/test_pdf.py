@@ -3,8 +3,8 @@ import pytest
 import yaml
 from PIL import Image
 
+from pipeline.core.errors import StageFailure
 from pipeline.deck.pdf import read_pdf, render_pages
-from pipeline.errors import StageFailure
 from tests.decks import pdf_with_layout, pdf_with_table, scanned_pdf, zero_page_pdf
 from tests.helpers import DATA, EXAMPLE, REPO
 

@@ -4,8 +4,8 @@ import zipfile
 import pytest
 import yaml
 
+from pipeline.core.errors import StageFailure
 from pipeline.deck.pptx import check_archive, read_pptx
-from pipeline.errors import StageFailure
 from tests.decks import lying_zip_bomb, pptx_with_slides, zip_bomb
 from tests.helpers import DATA, EXAMPLE, REPO
 

@@ -3,7 +3,7 @@ import json
 
 from evals import evaluate
 from evals.report import regressions, write_dashboard
-from pipeline.store import talk_outputs
+from pipeline.core.store import talk_outputs
 from tests.site.published import publish
 
 BEFORE = {"facts_covered": 0.9, "invented_numbers": 0, "copied_share": 0.30, "seconds": 100.0}

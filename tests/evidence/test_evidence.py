@@ -1,5 +1,6 @@
 import re
 
+from pipeline.core.text import estimate_tokens
 from pipeline.deck import read_deck
 from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
@@ -16,7 +17,6 @@ from pipeline.schema import (
     Transcript,
     Word,
 )
-from pipeline.text import estimate_tokens
 from pipeline.timeline import build_timeline
 from pipeline.timeline.options import TimelineOptions
 from pipeline.transcript.subtitles import read_subtitles

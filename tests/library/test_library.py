@@ -1,6 +1,6 @@
 import pytest
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 from pipeline.library import build_library
 from pipeline.library.glossary import Articles, defines, glossary_of, term_id
 from pipeline.library.hubs import load_meetup

@@ -1,6 +1,6 @@
 import pytest
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 from pipeline.library.topics import assign_topic, load_topics, topic_scores
 from pipeline.schema import Draft, DraftParagraph, DraftSection, DraftText
 

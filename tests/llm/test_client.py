@@ -4,6 +4,7 @@ import httpx
 import pytest
 from pydantic import BaseModel, Field
 
+from pipeline.core.prompts import RenderedPrompt
 from pipeline.llm.cache import CallCache
 from pipeline.llm.client import (
     Endpoint,
@@ -14,7 +15,6 @@ from pipeline.llm.client import (
     response_format,
 )
 from pipeline.llm.options import LLMOptions
-from pipeline.prompts import RenderedPrompt
 from tests.llm_double import completion, scripted_llm
 
 PROMPT = RenderedPrompt("p", "hash", "system text", "user text")
@@ -101,7 +101,7 @@ def test_the_embedded_server_has_a_timeout_of_its_own():
     assert llm.timeout == (7, "TALK2ARTICLE_X")
     with pytest.raises(EndpointError, match=r"timed out after 7 s \(TALK2ARTICLE_X\)"):
         llm.complete(PROMPT, Answer)
-    from pipeline.settings import Settings
+    from pipeline.core.settings import Settings
 
     server = EmbeddedServer(Settings())  # not started: its endpoint is known before
     assert server.endpoint.timeout == (900.0, "TALK2ARTICLE_LLAMA_REQUEST_TIMEOUT_S")

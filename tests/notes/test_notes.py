@@ -3,10 +3,10 @@ import json
 import httpx
 import pytest
 
+from pipeline.core.prompts import load_prompt
 from pipeline.llm.client import EndpointError
 from pipeline.notes import build_notes, excerpt, quantities
 from pipeline.notes.options import NotesOptions
-from pipeline.prompts import load_prompt
 from pipeline.schema import Evidence, EvidenceUnit
 from tests.llm_double import SchemaReplies, scripted_llm
 

@@ -1,7 +1,7 @@
 import json
 
+from pipeline.core.prompts import load_prompt
 from pipeline.outline import build_outline, heading_of
-from pipeline.prompts import load_prompt
 from pipeline.schema import Claim, Evidence, EvidenceUnit, Notes, Section, TalkMeta
 from tests.llm_double import scripted_llm
 

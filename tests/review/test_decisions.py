@@ -2,8 +2,9 @@ import datetime as dt
 
 import pytest
 
-from pipeline.errors import StageFailure
-from pipeline.fingerprint import talk_fingerprint
+from pipeline.core.errors import StageFailure
+from pipeline.core.fingerprint import talk_fingerprint
+from pipeline.core.settings import Settings
 from pipeline.review.decisions import (
     DECISIONS_FILE,
     article_hash,
@@ -13,7 +14,6 @@ from pipeline.review.decisions import (
     standing_of,
 )
 from pipeline.schema import Draft
-from pipeline.settings import Settings
 from pipeline.talk import read_talk
 from tests.review.test_review import EN, ZH, text
 

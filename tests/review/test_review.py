@@ -1,6 +1,6 @@
 import pytest
 
-from pipeline.prompts import load_prompt
+from pipeline.core.prompts import load_prompt
 from pipeline.review import review as review_draft
 from pipeline.schema import (
     Draft,

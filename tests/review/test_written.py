@@ -3,8 +3,8 @@ built in code when it fails twice."""
 
 import json
 
+from pipeline.core.prompts import load_prompt
 from pipeline.draft import DraftPrompts, Writer
-from pipeline.prompts import load_prompt
 from pipeline.review import review as review_draft
 from pipeline.review.written import CardFacts, card_findings
 from pipeline.schema import Check, Draft

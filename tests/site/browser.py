@@ -17,7 +17,7 @@ from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
 from pipeline.article.typeset import typeset_plain
-from pipeline.text import cjk_share
+from pipeline.core.text import cjk_share
 from tests.llm_server import in_thread
 
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")

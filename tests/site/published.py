@@ -6,7 +6,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from pipeline.prompts import load_prompt
+from pipeline.core.prompts import load_prompt
+from pipeline.core.store import TalkStore, sha256_model
 from pipeline.review import review
 from pipeline.schema import (
     Deck,
@@ -27,7 +28,6 @@ from pipeline.schema import (
     Talk,
     TalkMeta,
 )
-from pipeline.store import TalkStore, sha256_model
 
 VIDEO = "https://www.youtube.com/watch?v=abc"
 RESTATEMENTS = [

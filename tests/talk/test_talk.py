@@ -2,7 +2,7 @@ import shutil
 
 import pytest
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 from pipeline.talk import discover_talks, read_talk, talk_slug
 
 

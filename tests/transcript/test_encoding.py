@@ -3,7 +3,7 @@ import random
 import opencc
 import pytest
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 from pipeline.transcript.encoding import decode_text
 
 CUES = (

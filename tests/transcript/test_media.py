@@ -8,9 +8,9 @@ import av
 import numpy as np
 import pytest
 
-from pipeline.errors import StageFailure
-from pipeline.models import resolve_whisper
-from pipeline.settings import Settings
+from pipeline.core.errors import StageFailure
+from pipeline.core.models import resolve_whisper
+from pipeline.core.settings import Settings
 from pipeline.transcript import transcribe
 from pipeline.transcript.media import probe_audio
 from pipeline.transcript.options import TranscriptOptions

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 from pipeline.schema import Segment, Transcript
 from pipeline.talk import read_talk
 from pipeline.transcript.subtitles import read_subtitles, to_srt, to_vtt

@@ -3,15 +3,15 @@ import json
 import jiwer
 import pytest
 
+from pipeline.core.errors import StageFailure
+from pipeline.core.models import resolve_whisper
+from pipeline.core.settings import Settings
+from pipeline.core.text import has_cjk
 from pipeline.deck import read_deck
 from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
-from pipeline.errors import StageFailure
-from pipeline.models import resolve_whisper
 from pipeline.schema import Segment
-from pipeline.settings import Settings
 from pipeline.talk import read_talk
-from pipeline.text import has_cjk
 from pipeline.transcript import keep_speech, transcribe
 from pipeline.transcript.options import TranscriptOptions
 from tests.helpers import DATA, EXAMPLE, talk_with

@@ -1,6 +1,6 @@
 import pytest
 
-from pipeline.prompts import PromptError, load_prompt
+from pipeline.core.prompts import PromptError, load_prompt
 
 SHIPPED = [
     "notes",

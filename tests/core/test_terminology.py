@@ -1,4 +1,4 @@
-from pipeline.terminology import (
+from pipeline.core.terminology import (
     chinese_forms,
     guide,
     kept_in_latin,

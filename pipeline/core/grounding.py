@@ -12,11 +12,8 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-from pipeline.deck.vocabulary import NAME_ZIPF, zipf
-from pipeline.evidence import term_pattern
-from pipeline.prompts import PLACEHOLDER, RETRY_NOTE, REVISE_NOTE, Prompt
-from pipeline.schema import EvidenceUnit
-from pipeline.text import (
+from pipeline.core.prompts import PLACEHOLDER, RETRY_NOTE, REVISE_NOTE, Prompt
+from pipeline.core.text import (
     CHINESE_PROSE_SHARE,
     CJK_CHARS,
     CJK_RUN,
@@ -30,6 +27,9 @@ from pipeline.text import (
     rarity,
     word_parts,
 )
+from pipeline.deck.vocabulary import NAME_ZIPF, zipf
+from pipeline.evidence import term_pattern
+from pipeline.schema import EvidenceUnit
 
 CHINESE_NUMERALS = [
     set(c) for c in ("零", "一", "二两", "三", "四", "五", "六", "七", "八", "九", "十")

@@ -7,9 +7,9 @@ import hashlib
 from importlib.resources import files
 from pathlib import Path
 
-from pipeline.settings import Settings
-from pipeline.source import ROOT
-from pipeline.store import sha256_file
+from pipeline.core.settings import Settings
+from pipeline.core.source import ROOT
+from pipeline.core.store import sha256_file
 from pipeline.talk import IGNORED_NAMES
 
 # Paths and secrets say where things are, not what the articles are made of.

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from pipeline.store import sha256_bytes
+from pipeline.core.store import sha256_bytes
 
 PLACEHOLDER = re.compile(r"\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}")
 

@@ -1,4 +1,4 @@
-from pipeline.text import CHINESE_PROSE_SHARE, cjk_share, clock, plain_text
+from pipeline.core.text import CHINESE_PROSE_SHARE, cjk_share, clock, plain_text
 
 
 def test_chinese_share_counts_latin_terms_as_words():

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import yaml
 
-from pipeline.grounding import (
+from pipeline.core.grounding import (
     MIN_SUPPORT,
     flipped_words,
     invented_numbers,
@@ -23,7 +23,7 @@ from pipeline.grounding import (
     without_stray_words,
     wrong_language_sentences,
 )
-from pipeline.prompts import REVISE_NOTE, load_prompt
+from pipeline.core.prompts import REVISE_NOTE, load_prompt
 
 UNIT = (
     "PagedAttention stores the KV cache in fixed-size blocks of 16 tokens, allocated only "
@@ -44,7 +44,7 @@ def test_support_in_chinese_uses_character_pairs():
 
 
 def test_chinese_said_in_other_words_is_supported_and_an_invented_claim_is_not():
-    cases = yaml.safe_load((Path(__file__).parent / "data" / "zh_support.yaml").read_text())
+    cases = yaml.safe_load((Path(__file__).parents[1] / "data" / "zh_support.yaml").read_text())
 
     def passing(measure, kind: str) -> int:
         pairs = [(s, case["said"]) for case in cases for s in case[kind]]

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from pipeline.errors import StageFailure
+from pipeline.core.errors import StageFailure
 from pipeline.schema import StageOutput
 
 M = TypeVar("M", bound=BaseModel)

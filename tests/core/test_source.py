@@ -1,12 +1,12 @@
 import shutil
 
-from pipeline.source import ROOT, closure, code_version
+from pipeline.core.source import ROOT, closure, code_version
 from pipeline.stages import STAGES
 
 
 def test_a_stage_runs_its_own_code_and_the_shared_contracts_only():
     article = closure("pipeline.article")
-    assert "pipeline.schema.article" in article and "pipeline.text" in article
+    assert "pipeline.schema.article" in article and "pipeline.core.text" in article
     assert not any(m.startswith(("pipeline.transcript", "pipeline.llm")) for m in article)
     transcript = closure("pipeline.transcript")
     assert "pipeline.transcript.corrections" in transcript  # imported by the package

@@ -1,8 +1,8 @@
 import hashlib
 import json
 
+from pipeline.core.store import TalkStore, atomic_write_text, sha256_file, sha256_model
 from pipeline.schema import Evidence, EvidenceUnit, Provenance
-from pipeline.store import TalkStore, atomic_write_text, sha256_file, sha256_model
 
 
 def evidence(key: str, text: str = "x") -> Evidence:

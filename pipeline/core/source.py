@@ -13,7 +13,7 @@ from pathlib import Path
 from pipeline import __version__
 
 PACKAGE = "pipeline"
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[1]  # the pipeline package
 
 
 def module_file(module: str, root: Path) -> Path | None:

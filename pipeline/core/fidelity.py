@@ -17,7 +17,7 @@ import functools
 import re
 import threading
 
-from pipeline.text import CJK
+from pipeline.core.text import CJK
 
 MIN_SIMILARITY = 0.80
 # Chinese characters (and Latin words in Chinese text) per English word.

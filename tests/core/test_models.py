@@ -2,7 +2,7 @@ import hashlib
 
 import pytest
 
-from pipeline.models import ModelAssetError, assemble, resolve_whisper
+from pipeline.core.models import ModelAssetError, assemble, resolve_whisper
 
 
 def parts(tmp_path):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pipeline.fidelity import expansions, unfaithful
+from pipeline.core.fidelity import expansions, unfaithful
 
 EN = (
     "When every request reserves the maximum length, 60 to 80 percent of KV cache memory is "

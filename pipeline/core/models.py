@@ -8,7 +8,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.store import sha256_file
+from pipeline.core.store import sha256_file
 
 WHISPER_BASE_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
 WHISPER_BASE_FILES = ("config.json", "tokenizer.json", "vocabulary.txt")
