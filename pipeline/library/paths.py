@@ -9,11 +9,13 @@ and name in a paths file (paths.yaml here, or the file TALK2ARTICLE_SITE_PATHS n
 articles it does not list follow in the computed order.
 
 A path note says where the article sits (入门, 进阶, 收官), what to read before it and
-which terms that article explains, and what comes next: every relation is one the
+which terms that article explains, which article it is best read beside (both explain
+some terms, each explains others: what differs), and what comes next: every relation is one the
 articles' own sentences ground, and the notes are rendered from that structure.
 """
 
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 from pydantic import Field, ValidationError
@@ -24,7 +26,7 @@ from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import Topic
 from pipeline.schema import Contract
 from pipeline.schema.base import PlainText
-from pipeline.schema.library import PathNote, Place, ReadingPath, Relation
+from pipeline.schema.library import Contrast, PathNote, Place, ReadingPath, Relation
 
 DEFAULT_PATHS = Path(__file__).with_name("paths.yaml")
 MAX_BEFORE = 2  # articles a note says to read first (the nearest earlier ones)
@@ -53,23 +55,54 @@ def load_paths(path: Path | None = None) -> dict[str, PinnedPath]:
 Grounds = dict[tuple[str, str], list[str]]  # (earlier, later) -> terms the earlier explains
 
 
-def prerequisites(talks: list[PublishedTalk], articles: Articles) -> Grounds:
-    """For each ordered pair of talks, the terms the first explains that the second uses
-    and does not explain itself."""
-    explains = {t.slug: set() for t in talks}
-    users = {t.slug: set() for t in talks}
+class PathTerms(NamedTuple):
+    """The deck terms each talk of a path explains, and those it uses, by slug."""
+
+    explains: dict[str, set[str]]
+    uses: dict[str, set[str]]
+
+
+def terms_of(talks: list[PublishedTalk], articles: Articles) -> PathTerms:
+    terms = PathTerms({t.slug: set() for t in talks}, {t.slug: set() for t in talks})
     for term in candidate_terms(talks):
         for talk in talks:
             if articles.uses(talk.slug, term):
-                users[talk.slug].add(term)
+                terms.uses[talk.slug].add(term)
                 if articles.explains(talk.slug, term):
-                    explains[talk.slug].add(term)
+                    terms.explains[talk.slug].add(term)
+    return terms
+
+
+def prerequisites(
+    talks: list[PublishedTalk], articles: Articles, terms: PathTerms | None = None
+) -> Grounds:
+    """For each ordered pair of talks, the terms the first explains that the second uses
+    and does not explain itself."""
+    explains, uses = terms or terms_of(talks, articles)
     return {
-        (a.slug, b.slug): sorted(explains[a.slug] & (users[b.slug] - explains[b.slug]))
+        (a.slug, b.slug): sorted(explains[a.slug] & (uses[b.slug] - explains[b.slug]))
         for a in talks
         for b in talks
         if a.slug != b.slug
     }
+
+
+def contrast_of(slug: str, order: list[str], terms: PathTerms) -> Contrast | None:
+    """The article of the path this one is best read beside: one that explains some of the
+    same terms and others of its own (what differs), the one sharing most, the nearest on
+    a tie."""
+    explains = terms.explains
+    best = None
+    for other in order:
+        shared = explains[slug] & explains[other]
+        own, theirs = explains[slug] - explains[other], explains[other] - explains[slug]
+        if other == slug or not shared or not (own or theirs):
+            continue
+        rank = (len(shared), -abs(order.index(other) - order.index(slug)))
+        if best is None or rank > best[0]:
+            lists = [sorted(t)[:MAX_TERMS] for t in (shared, own, theirs)]
+            best = rank, Contrast(slug=other, shared=lists[0], own=lists[1], theirs=lists[2])
+    return best[1] if best else None
 
 
 def reading_order(
@@ -98,7 +131,7 @@ def place_of(position: int, of: int) -> Place:
     return "closing" if position == of and of >= 3 else "advanced"
 
 
-def path_notes(order: list[str], grounds: Grounds) -> list[PathNote]:
+def path_notes(order: list[str], grounds: Grounds, terms: PathTerms) -> list[PathNote]:
     """A note per article of a path of two or more."""
     if len(order) < 2:
         return []
@@ -115,6 +148,7 @@ def path_notes(order: list[str], grounds: Grounds) -> list[PathNote]:
                 of=len(order),
                 before=before,
                 after=order[k + 1] if k + 1 < len(order) else None,
+                contrast=contrast_of(slug, order, terms),
             )
         )
     return notes
@@ -129,7 +163,8 @@ def reading_paths(
     paths = []
     for topic, talks in shelves:
         pin = pinned.get(topic.id)
-        grounds = prerequisites(talks, articles)
+        terms = terms_of(talks, articles)
+        grounds = prerequisites(talks, articles, terms)
         order = reading_order(talks, grounds, pin.order if pin else ())
         paths.append(
             ReadingPath(
@@ -138,7 +173,7 @@ def reading_paths(
                 en=(pin and pin.en) or topic.en,
                 talks=order,
                 pinned=bool(pin and pin.order),
-                notes=path_notes(order, grounds),
+                notes=path_notes(order, grounds, terms),
             )
         )
     return paths

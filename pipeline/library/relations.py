@@ -1,12 +1,14 @@
 """Every relation the library states, checked against the articles it names: a glossary
 entry's explanation and users, a path note's prerequisites (the named article explains
-each term, this one uses it) and its next article, a hub's threads. The library is built
+each term, this one uses it), its contrast (both explain the shared terms, each alone
+explains its own) and its next article, a hub's threads. The library is built
 so that these hold; the check is what guards a pinned paths file, a meetup file and any
 later change, and what the knowledge-base benchmark counts. A relation that fails is
 dropped from the site and recorded."""
 
 from pipeline.library.glossary import Articles
 from pipeline.schema.library import (
+    Contrast,
     GlossaryTerm,
     Hub,
     Library,
@@ -30,6 +32,30 @@ def relation_findings(relation: Relation, reader: str, articles: Articles) -> li
     return findings
 
 
+def contrast_findings(contrast: Contrast, reader: str, articles: Articles) -> list[str]:
+    """Why "read `reader` beside `contrast.slug`: both explain its shared terms, each
+    explains its own" does not hold."""
+    if found := articles.missing(contrast.slug):
+        return found
+    other = contrast.slug
+    findings = [] if contrast.own or contrast.theirs else ["names no difference"]
+    for term in contrast.shared:
+        findings += [
+            f"says {slug!r} explains {term!r}, which it never explains"
+            for slug in (reader, other)
+            if not articles.explains(slug, term)
+        ]
+    for term, by, not_by in [
+        *((t, reader, other) for t in contrast.own),
+        *((t, other, reader) for t in contrast.theirs),
+    ]:
+        if not articles.explains(by, term):
+            findings.append(f"says {by!r} explains {term!r}, which it never explains")
+        if articles.explains(not_by, term):
+            findings.append(f"says only {by!r} of the two explains {term!r}; both do")
+    return findings
+
+
 def earlier_on(path: ReadingPath, slug: str) -> list[str]:
     """The articles the path puts before `slug` (none if it is not on the path)."""
     return path.talks[: path.talks.index(slug)] if slug in path.talks else []
@@ -45,6 +71,8 @@ def note_findings(note: PathNote, path: ReadingPath, articles: Articles) -> list
         if relation.slug not in earlier_on(path, note.slug) and not articles.missing(relation.slug):
             findings.append(f"says to read {relation.slug!r} first, which the path puts later")
         findings += relation_findings(relation, note.slug, articles)
+    if note.contrast:
+        findings += contrast_findings(note.contrast, note.slug, articles)
     return findings
 
 
@@ -108,7 +136,10 @@ def grounded(library: Library, articles: Articles) -> Library:
                 if r.slug in earlier_on(path, note.slug)
                 and not relation_findings(r, note.slug, articles)
             ]
-            notes.append(note.model_copy(update={"before": before}))
+            contrast = note.contrast
+            if contrast and contrast_findings(contrast, note.slug, articles):
+                contrast = None
+            notes.append(note.model_copy(update={"before": before, "contrast": contrast}))
         paths.append(path.model_copy(update={"notes": notes}))
     hubs = [
         hub.model_copy(

@@ -35,6 +35,16 @@ class Relation(Contract):
     terms: list[str] = Field(min_length=1)
 
 
+class Contrast(Contract):
+    """Read beside `slug`: both explain `shared`; this article explains `own`, which that one
+    does not, and that one `theirs`, which this one does not."""
+
+    slug: str
+    shared: list[str] = Field(min_length=1)
+    own: list[str] = Field(default_factory=list)
+    theirs: list[str] = Field(default_factory=list)
+
+
 Place = Literal["intro", "advanced", "closing"]
 
 
@@ -45,6 +55,7 @@ class PathNote(Contract):
     of: int = Field(ge=2, description="how many articles the path has")
     before: list[Relation] = Field(default_factory=list, description="what to read first, why")
     after: str | None = Field(None, description="the article to read next")
+    contrast: Contrast | None = Field(None, description="the article it is best read beside")
 
 
 class ReadingPath(Contract):

@@ -9,7 +9,7 @@ from pipeline.core.text import has_cjk
 from pipeline.library import Holdings
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import Topic
-from pipeline.schema.library import GlossaryTerm, Hub, PathNote, ReadingPath, Thread
+from pipeline.schema.library import Contrast, GlossaryTerm, Hub, PathNote, ReadingPath, Thread
 from pipeline.site.pages import HEADINGS, cards, cited, page_path, relative
 
 WORDS = {
@@ -21,6 +21,11 @@ WORDS = {
         "what": "讲解了{terms}",
         "alone": "本路径前面的文章讲解的术语，它要么没有用到，要么自己也有讲解，可以直接读。",
         "after": "读完可接着读{title}。",
+        "beside": "可与{title}对照着读：{what}。",
+        "both": "两文都讲解了{terms}",
+        "own": "；本文还讲解了{terms}",
+        "theirs": "，后者则讲解了{terms}",
+        "theirs_also": "；后者还讲解了{terms}",
         "and": "、",
         "glossary_intro": "多篇文章都用到的术语：每条给出一篇文章讲解它的原句（附引用），"
         "以及用到它的文章。",
@@ -45,6 +50,11 @@ WORDS = {
         "alone": "What it uses of the terms the earlier articles of this path explain, it "
         "explains itself: it can be read on its own.",
         "after": "Next: {title}.",
+        "beside": "Read it beside {title}: {what}.",
+        "both": "both explain {terms}",
+        "own": "; this one also explains {terms}",
+        "theirs": ", that one {terms}",
+        "theirs_also": "; that one also explains {terms}",
         "and": ", ",
         "glossary_intro": "Terms several articles use: for each, the sentence of an article "
         "that explains it (cited) and the articles that use it.",
@@ -106,9 +116,24 @@ def note_text(note: PathNote, path: ReadingPath, h: Holdings, lang: str, page: s
         lines.append(words["before"].format(articles=words["and"].join(named)))
     elif note.position > 1:
         lines.append(words["alone"])
+    if note.contrast:
+        lines.append(contrast_text(note.contrast, h, lang, page))
     if note.after:
         lines.append(words["after"].format(title=title_link(h.by_slug[note.after], lang, page)))
     return (" " if lang == "en" else "").join(lines)
+
+
+def contrast_text(contrast: Contrast, h: Holdings, lang: str, page: str) -> str:
+    """ "Read it beside B: both explain X; this one also explains P, that one Q"."""
+    words = WORDS[lang]
+    what = [phrase(words["both"], contrast.shared, lang)]
+    if contrast.own:
+        what.append(phrase(words["own"], contrast.own, lang))
+    if contrast.theirs:
+        theirs = words["theirs"] if contrast.own else words["theirs_also"]
+        what.append(phrase(theirs, contrast.theirs, lang))
+    title = title_link(h.by_slug[contrast.slug], lang, page)
+    return words["beside"].format(title=title, what="".join(what))
 
 
 def path_cards(path: ReadingPath, h: Holdings, lang: str, page: str) -> list[str]:

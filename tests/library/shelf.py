@@ -54,16 +54,37 @@ TALKS = {
         terms=("router", "prefix caching"),
     ),
 }  # fmt: skip
+# A fourth talk that explains PagedAttention too, and swapping, which `basics` does not: the
+# article `basics` is best read beside.
+SWAP = "later/swap"
+SWAPPING = dict(
+    title_zh="换出块",
+    title_en="Swapping blocks",
+    date=dt.date(2026, 4, 10),
+    en=[
+        ("PagedAttention moves whole blocks between GPU and CPU memory.", ["t-00:01:05"]),
+        ("Swapping writes the blocks of a paused request to CPU memory.", ["s-02"]),
+    ],
+    zh=[
+        ("PagedAttention 在 GPU 与 CPU 内存之间搬运整块。", ["t-00:01:05"]),
+        ("换出把暂停请求的块写到 CPU 内存。", ["s-02"]),
+    ],
+    terms=("PagedAttention", "swapping"),
+)
 MEETUP = "name: LMSYS meetup\ndate: 2026-02-20\nplace: Mountain View\n"
 
 
 def shelve(
-    outputs: Path, inputs: Path, meetup: str | None = MEETUP, questions: bool = False
+    outputs: Path,
+    inputs: Path,
+    meetup: str | None = MEETUP,
+    questions: bool = False,
+    swap: bool = False,
 ) -> list[PublishedTalk]:
     """The three talks published (on the memory topic), the first two in a meetup folder
-    of inputs/ unless `meetup` is None, with a companion each if `questions`; latest
-    first."""
-    for slug, talk in TALKS.items():
+    of inputs/ unless `meetup` is None, with a companion each if `questions`, and the
+    swapping talk if `swap`; latest first."""
+    for slug, talk in {**TALKS, **({SWAP: SWAPPING} if swap else {})}.items():
         publish(outputs, slug, topic="memory", questions=questions, **talk)
     if meetup:
         (inputs / "lmsys").mkdir(parents=True, exist_ok=True)

@@ -6,8 +6,8 @@ from pipeline.library.glossary import Articles, defines, glossary_of, term_id
 from pipeline.library.hubs import load_meetup
 from pipeline.library.paths import load_paths, prerequisites, reading_order
 from pipeline.library.relations import findings_of, grounded
-from pipeline.schema.library import Relation
-from tests.library.shelf import BASICS, PREFIX, ROUTER, shelve
+from pipeline.schema.library import Contrast, Relation
+from tests.library.shelf import BASICS, PREFIX, ROUTER, SWAP, shelve
 
 
 @pytest.mark.parametrize(
@@ -108,6 +108,46 @@ def test_a_path_note_naming_a_missing_article_or_an_unexplained_term_is_caught(t
     kept_notes = {n.slug: n for n in kept.paths[0].notes}
     assert "lmsys/ghost" not in kept_notes and not kept_notes[PREFIX].before
     assert kept_notes[ROUTER].before == [Relation(slug=BASICS, terms=["PagedAttention"])]
+
+
+def test_a_path_note_names_the_article_to_read_beside_and_what_differs(tmp_path):
+    talks = shelve(tmp_path / "outputs", tmp_path / "inputs", swap=True)
+    held = build_library(talks, tmp_path / "inputs")
+    notes = {n.slug: n for n in held.library.paths[0].notes}
+    # both explain PagedAttention; only basics the KV cache, only swap swapping
+    assert notes[SWAP].contrast == Contrast(
+        slug=BASICS, shared=["PagedAttention"], own=["swapping"], theirs=["KV cache"]
+    )
+    assert notes[BASICS].contrast.slug == SWAP
+    assert notes[PREFIX].contrast is None  # it explains nothing another one does
+    assert not held.library.dropped
+
+
+def test_a_contrast_the_articles_do_not_support_is_caught_and_dropped(tmp_path):
+    talks = shelve(tmp_path / "outputs", tmp_path / "inputs", swap=True)
+    articles = Articles(talks)
+    held = build_library(talks, tmp_path / "inputs")
+    path = held.library.paths[0]
+    seeded = {
+        SWAP: Contrast(slug=BASICS, shared=["PagedAttention"], own=["swapping"], theirs=["router"]),
+        BASICS: Contrast(slug=SWAP, shared=["PagedAttention"]),  # says nothing differs
+        PREFIX: Contrast(slug=BASICS, shared=["KV cache"], own=["prefix caching"]),
+    }
+    notes = [
+        n.model_copy(update={"contrast": seeded[n.slug]}) if n.slug in seeded else n
+        for n in path.notes
+    ]
+    faulty = held.library.model_copy(update={"paths": [path.model_copy(update={"notes": notes})]})
+    findings = findings_of(faulty, articles)
+    assert any(
+        "says 'lmsys/basics' explains 'router', which it never explains" in f for f in findings
+    )
+    assert any(f.endswith("names no difference") for f in findings)
+    assert any("says 'lmsys/prefix' explains 'KV cache'" in f for f in findings)
+    assert len(findings) == 3, findings
+    kept = grounded(faulty, articles)
+    assert all(n.contrast is None for n in kept.paths[0].notes if n.slug in seeded)
+    assert not findings_of(kept, articles)
 
 
 def test_a_meetup_folder_is_a_hub_of_its_talks_in_reading_order(tmp_path):

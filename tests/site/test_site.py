@@ -213,3 +213,18 @@ def test_a_topic_is_a_reading_path_with_notes_and_terms_link_to_the_glossary(tmp
     assert site_is_current(site, inputs, "preview")
     (inputs / "lmsys" / "meetup.yaml").write_text("name: LMSYS meetup 1\n")
     assert not site_is_current(site, inputs, "preview")  # a changed meetup file rebuilds it
+
+
+def test_a_path_note_says_which_article_to_read_beside_and_what_differs(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    shelve(outputs, inputs, swap=True)
+    site = outputs / "site"
+    build_site(outputs, site, inputs, policy="preview")
+    path = (site / "docs/topics/memory.md").read_text()
+    assert "可与《[分页的基础]" in path
+    assert "两文都讲解了 PagedAttention；本文还讲解了 swapping，后者则讲解了 KV cache。" in path
+    english = (site / "docs/topics/memory.en.md").read_text()
+    assert (
+        "both explain PagedAttention; this one also explains swapping, that one KV cache."
+        in english
+    )
