@@ -110,9 +110,13 @@ def spelled(word: str) -> bool:
 
 def run_stands_for(words: list[str], name: str) -> bool:
     """Two to four heard words that spell the slide's name, one of them no English word:
-    "a real L" for AReaL, "deep seek v2 light" for DeepSeek-V2-Lite, never "moon cake"."""
+    "a real L" for AReaL, "deep seek v2 light" for DeepSeek-V2-Lite, never "moon cake".
+    A heard word that is a name in its own right ("GLM4.5") was heard as one: "GLM4.5 and
+    GLM4.6" is two names, whatever a slide picture read without spaces shows."""
     said, shown = squash("".join(words)), squash(name)
     if len(shown) < RUN_MIN_CHARS or not any(spelled(w) for w in words):
+        return False
+    if any(slide_names(w) for w in words):
         return False
     return said == shown or (
         said[:1] == shown[:1]

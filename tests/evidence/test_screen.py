@@ -98,6 +98,9 @@ def test_a_name_heard_as_several_words_takes_the_slides_form():
         "it is a real, L-shaped curve",  # a comma is no gap inside a name
     ):
         assert corrected(said, slide=slide) == (said, [])
+    # a slide picture read by OCR lost its spaces; the names were heard right, one by one
+    said = "it trains GLM4.5 and GLM4.6 at scale"
+    assert corrected(said, slide="Powers large-scale training for GLM4.5andGLM4.6") == (said, [])
 
 
 def test_a_word_framed_by_the_slides_words_takes_the_slides_word():
