@@ -24,6 +24,10 @@ so a short name may be corrected, under rules that put precision first:
   neighbour: "input link 4096" while the slide shows "input length 4096", "at size 256"
   for "batch size 256". The heard word must be part of the slide's word or sound as its
   start, and must not be on that line of the slide;
+- a word that is no English word and nearly spells a word of the slide takes it, with the
+  ending it was said with ("Smart Profetching" while the slide shows "Smart prefetch"):
+  six letters or more, the same first letter, a rapidfuzz ratio of 85 or more, one
+  candidate only;
 - a word framed by the slide's words takes the slide's word between them: "the DeepSeek
   KDI price" while the slide shows "DeepSeek API price". The heard word is no English word,
   no term of the deck and nowhere on the slide, and it is about as long as the slide's.
@@ -241,6 +245,50 @@ def words_corrected(text: str, start: float, slide: int, shown: str, corrections
     return PHRASE.sub(replace, text)
 
 
+INFLECTIONS = ("ing", "ed", "es", "s", "")
+INFLECTED_MIN_CHARS = 6  # shorter words near-spell too many others
+INFLECTED_RATIO = 85  # "profetching" / "prefetching" is 90.9
+
+
+def inflected(word: str, suffix: str) -> str:
+    """The slide's word with the heard word's ending: prefetch + ing, cache + ing -> caching."""
+    if not suffix or word.lower().endswith(suffix):
+        return word
+    return (word[:-1] if suffix in ("ing", "ed") and word.endswith("e") else word) + suffix
+
+
+def inflected_corrected(
+    text: str, start: float, slide: int, shown: str, deck_terms: set[str], corrections: list
+) -> str:
+    """A heard word that is no English word and nearly spells a word of the slide, with the
+    ending it was said with: "Smart Profetching" while the slide shows "Smart prefetch"."""
+    shown_words = {w for w in WORD.findall(shown) if w.isalpha() and len(w) >= 5}
+    known = {w.lower() for w in shown_words} | {squash(t) for t in deck_terms}
+
+    def replace(match: re.Match) -> str:
+        heard = match.group()
+        if len(heard) < INFLECTED_MIN_CHARS or not heard.isalpha() or heard.lower() in known:
+            return heard
+        if is_english(heard):
+            return heard
+        suffix = next(x for x in INFLECTIONS if heard.lower().endswith(x))
+        near = {
+            form
+            for word in shown_words
+            if (form := inflected(word.lower(), suffix))[:1] == heard[:1].lower()
+            and abs(len(form) - len(heard)) <= 1
+            and fuzz.ratio(form, heard.lower()) >= INFLECTED_RATIO
+        }
+        if len(near) != 1 or heard.lower() in near:  # "caching" is the slide's cache, said
+            return heard
+        [form] = near
+        form = form.capitalize() if heard[0].isupper() else form
+        corrections.append(correction(start, heard, form, slide))
+        return form
+
+    return WORD.sub(replace, text)
+
+
 FRAMED_LENGTH = 2  # letters the heard word and the slide's may differ in length
 
 
@@ -296,4 +344,5 @@ def correct_on_screen(
     text = thousands_corrected(text, start, slide, shown, corrections)
     text = words_corrected(text, start, slide, shown, corrections)
     text = framed_corrected(text, start, slide, shown, deck_terms, corrections)
+    text = inflected_corrected(text, start, slide, shown, deck_terms, corrections)
     return text, corrections
