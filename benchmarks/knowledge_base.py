@@ -22,6 +22,7 @@ line per night and per talk and, last, one JSON object:
     qa_unsupported, qa_invented_numbers   over every article's companion
     glossary_terms, paths_with_notes, hub_talks
     incremental_rebuild_s the night that adds one new talk (LLM work included)
+    pages_changed_by_new_talk  the site's pages (docs/*.md) that night changed
     unchanged_rebuild_s   the night with nothing new
 """
 
@@ -155,7 +156,8 @@ def main() -> None:
     folders = assemble(truth, inputs)
     shutil.rmtree(outputs / folders[new].relative_to(inputs), ignore_errors=True)
     incremental = night(inputs, outputs, args.model)
-    print(f"night adding {new}: {incremental} s", flush=True)
+    changed = SiteBuild.model_validate_json((outputs / "site" / "site.json").read_text()).changed
+    print(f"night adding {new}: {incremental} s; pages changed: {changed}", flush=True)
     unchanged = night(inputs, outputs, args.model)
     print(f"night with nothing new: {unchanged} s", flush=True)
     for name, folder in folders.items():
@@ -163,6 +165,7 @@ def main() -> None:
         print(f"{name}: {run['status']}", flush=True)
     result = {"model": args.model, **measure(truth, inputs, outputs, folders)}
     result |= {"incremental_rebuild_s": incremental, "unchanged_rebuild_s": unchanged}
+    result |= {"pages_changed_by_new_talk": len(changed)}
     print(json.dumps(result, ensure_ascii=False))
 
 

@@ -229,7 +229,7 @@ def built_site(
     noted = sum(bool(p.notes) for p in library.paths)
     console.print(
         f"library: {len(library.glossary)} glossary terms, {noted} reading paths with notes, "
-        f"{len(library.hubs)} meetup hubs",
+        f"{len(library.hubs)} meetup hubs; {len(built.changed)} pages changed since the last build",
         markup=False,
     )
     return built

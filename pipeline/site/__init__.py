@@ -73,6 +73,11 @@ class SiteBuild(Contract):
     library_data: str = Field("", description="library_digest of the data it was built from")
     library: Library = Field(default_factory=Library)
     left_out: list[str] = Field(default_factory=list, description="talks not published, and why")
+    changed: list[str] = Field(
+        default_factory=list,
+        description="pages (docs/*.md) new, changed or gone since the build before: what a "
+        "new talk regenerated (MkDocs renders every page again; these are the ones that differ)",
+    )
 
 
 def decisions_digest(inputs_dir: Path) -> str:
@@ -201,7 +206,8 @@ def talk_pages(talk: PublishedTalk, h: Holdings, lang: str) -> dict[str, str]:
     return pages
 
 
-def write_docs(docs: Path, h: Holdings) -> None:
+def write_docs(docs: Path, h: Holdings) -> dict[str, str]:
+    """The site's pages and files written under `docs`; the pages' texts by name."""
     pages = {"about.md": about_page("zh"), "about.en.md": about_page("en")}
     for lang in ("zh", "en"):
         pages["index.md" if lang == "zh" else "index.en.md"] = index_page(h, lang)
@@ -218,6 +224,14 @@ def write_docs(docs: Path, h: Holdings) -> None:
     for name, source in files.items():
         (docs / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, docs / name)
+    return pages
+
+
+def changed_pages(pages: dict[str, str], docs: Path) -> list[str]:
+    """The pages that differ from those of the docs folder written before, or are gone."""
+    before = {p.relative_to(docs).as_posix(): p for p in docs.rglob("*.md")}
+    changed = [n for n, text in pages.items() if n not in before or before[n].read_text() != text]
+    return sorted([*changed, *(set(before) - set(pages))])
 
 
 def write_site(
@@ -237,7 +251,7 @@ def write_site(
     h = build_library(talks, inputs_dir, topics, paths)
     site_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=site_dir, prefix=".docs-") as tmp:
-        write_docs(Path(tmp), h)
+        changed = changed_pages(write_docs(Path(tmp), h), site_dir / "docs")
         config = yaml.safe_dump(mkdocs_config(h, site_url), allow_unicode=True, sort_keys=False)
         (Path(tmp) / "mkdocs.yml").write_text(config, encoding="utf-8")
         shutil.rmtree(site_dir / "docs", ignore_errors=True)
@@ -253,6 +267,7 @@ def write_site(
         library_data=library_digest(inputs_dir, topics, paths),
         library=h.library,
         left_out=left_out,
+        changed=changed,
     )
 
 

@@ -2,7 +2,7 @@ import datetime as dt
 import re
 
 from pipeline.site import build_site, site_is_current, write_site
-from tests.library.shelf import BASICS, PREFIX, ROUTER, shelve
+from tests.library.shelf import BASICS, PREFIX, ROUTER, SWAP, SWAPPING, shelve
 from tests.site.published import QUESTIONS, VIDEO, ZH_UNTRANSLATED, publish
 
 
@@ -228,3 +228,19 @@ def test_a_path_note_says_which_article_to_read_beside_and_what_differs(tmp_path
         "both explain PagedAttention; this one also explains swapping, that one KV cache."
         in english
     )
+
+
+def test_a_new_talk_changes_only_the_pages_that_mention_it(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    shelve(outputs, inputs)
+    site = outputs / "site"
+    first = build_site(outputs, site, inputs, policy="preview")
+    assert "articles/lmsys/basics.md" in first.changed  # all new
+    publish(outputs, SWAP, topic="decoding", **SWAPPING)  # another topic
+    changed = build_site(outputs, site, inputs, policy="preview").changed
+    assert {"articles/later/swap.md", "articles/later/swap.en.md", "topics/decoding.md"} <= set(
+        changed
+    )
+    assert "index.md" in changed and "glossary/pagedattention.md" in changed  # a new user
+    assert not [p for p in changed if p.startswith(("articles/lmsys", "topics/memory"))]
+    assert build_site(outputs, site, inputs, policy="preview").changed == []
