@@ -24,6 +24,9 @@ so a short name may be corrected, under rules that put precision first:
   neighbour: "input link 4096" while the slide shows "input length 4096", "at size 256"
   for "batch size 256". The heard word must be part of the slide's word or sound as its
   start, and must not be on that line of the slide;
+- an acronym heard one letter off the slide's, before the word the slide has after it,
+  takes the slide's ("the KB cache" while the slide shows "the KV cache"); the heard
+  acronym is nowhere on the slide;
 - a word that is no English word and nearly spells a word of the slide takes it, with the
   ending it was said with ("Smart Profetching" while the slide shows "Smart prefetch"):
   six letters or more, the same first letter, a rapidfuzz ratio of 85 or more, one
@@ -245,6 +248,42 @@ def words_corrected(text: str, start: float, slide: int, shown: str, corrections
     return PHRASE.sub(replace, text)
 
 
+ACRONYM_PAIR = re.compile(r"\b([A-Z][A-Z0-9]{1,3}) ([A-Za-z]{3,})\b")
+
+
+def one_letter_off(heard: str, shown: str) -> bool:
+    """The same length, first letter and digits, one letter apart: KB / KV."""
+    differ = [a != b for a, b in zip(heard, shown, strict=False)]
+    return (
+        len(heard) == len(shown)
+        and heard[0] == shown[0]
+        and sum(differ) == 1
+        and (digits(heard) == digits(shown))
+    )
+
+
+def acronyms_corrected(text: str, start: float, slide: int, shown: str, corrections: list) -> str:
+    """An acronym heard one letter off the slide's, before the same word: "the KB cache"
+    while the slide shows "the KV cache". Letters that sound alike are what speech
+    recognition confuses; the word after it says which acronym was meant. The heard
+    acronym must be nowhere on the slide."""
+    pairs: dict[str, set[str]] = {}
+    for match in ACRONYM_PAIR.finditer(shown):
+        pairs.setdefault(match.group(2).lower(), set()).add(match.group(1))
+    on_slide = set(WORD.findall(shown))
+
+    def replace(match: re.Match) -> str:
+        heard, word = match.groups()
+        near = {a for a in pairs.get(word.lower(), ()) if one_letter_off(heard, a)}
+        if heard in on_slide or len(near) != 1:
+            return match.group()
+        [acronym] = near
+        corrections.append(correction(start, heard, acronym, slide))
+        return f"{acronym} {word}"
+
+    return ACRONYM_PAIR.sub(replace, text)
+
+
 INFLECTIONS = ("ing", "ed", "es", "s", "")
 INFLECTED_MIN_CHARS = 6  # shorter words near-spell too many others
 INFLECTED_RATIO = 85  # "profetching" / "prefetching" is 90.9
@@ -345,4 +384,5 @@ def correct_on_screen(
     text = words_corrected(text, start, slide, shown, corrections)
     text = framed_corrected(text, start, slide, shown, deck_terms, corrections)
     text = inflected_corrected(text, start, slide, shown, deck_terms, corrections)
+    text = acronyms_corrected(text, start, slide, shown, corrections)
     return text, corrections

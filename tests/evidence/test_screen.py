@@ -130,3 +130,18 @@ def test_a_misheard_word_takes_the_slides_word_with_the_ending_it_was_said_with(
         "the wrute policies",  # five letters: too short to judge
     ):
         assert corrected(said, slide=slide) == (said, [])
+
+
+def test_an_acronym_heard_one_letter_off_takes_the_slides_before_the_same_word():
+    slide = "PagedAttention: the KV cache in fixed-size blocks\nCPU memory holds the rest"
+    assert corrected("PagedAttention stores the KB cache in blocks.", slide=slide) == (
+        "PagedAttention stores the KV cache in blocks.",
+        [("KB", "KV", 4, 30.0)],
+    )
+    for said in (
+        "the GPU memory fills up",  # not the same first letter: G is no C misheard
+        "a KB of cache",  # not before the slide's word
+        "the BV cache",  # not the same first letter
+    ):
+        assert corrected(said, slide=slide) == (said, [])
+    assert corrected("the KB cache", slide=slide + "\n800 KB per token") == ("the KB cache", [])
