@@ -25,7 +25,7 @@ from pipeline.core.grounding import (
     wrong_language_sentences,
 )
 from pipeline.core.prompts import REVISE_NOTE, Prompt
-from pipeline.core.text import LANGUAGE_NAMES, estimate_tokens, has_cjk, numbers
+from pipeline.core.text import LANGUAGE_NAMES, TECHNICAL, estimate_tokens, has_cjk, numbers
 from pipeline.evidence import term_pattern
 from pipeline.llm.client import LLM, InvalidReply
 from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Section, TalkMeta
@@ -186,6 +186,27 @@ def spans(starts: list[int], count: int) -> list[range]:
     return [range(bounds[k], bounds[k + 1]) for k in range(len(starts))]
 
 
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[.+-][A-Za-z0-9]+)*")
+
+
+def unsaid_names(heading: str, sections: list[Section]) -> list[str]:
+    """The names of a heading its chapter's notes and slide titles never say: "sglang的性能
+    与挑战" over notes about vLLM. A name is a word of Latin letters in a Chinese heading, a
+    word of technical spelling (vLLM, FP8) in an English one."""
+    chinese = has_cjk(heading)
+    said = " ".join(
+        [*(c.statement for s in sections for c in s.claims), *(s.title or "" for s in sections)]
+    )
+    said = said.lower()
+    if not said.strip():
+        return []  # nothing to judge by
+    return [
+        w
+        for w in LATIN_WORD.findall(heading)
+        if len(w) >= 2 and (chinese or TECHNICAL.search(w)) and w.lower() not in said
+    ]
+
+
 def chapter_title(
     title: str,
     sections: list[Section],
@@ -193,14 +214,17 @@ def chapter_title(
     check: TitleCheck,
     named: Callable[[list[Section]], str | None] = lambda _: None,
 ) -> str | None:
-    """The model's heading if it can stand; else a whole slide title of the chapter (a
-    heading the speaker chose), a heading `named` for the chapter alone, the names its
-    notes are about, or its role's name; None when nothing fits (the chapter then joins
-    the one before: "Part 4" names nothing)."""
+    """The model's heading if it can stand and names only what its chapter says; else a
+    whole slide title of the chapter (a heading the speaker chose), a heading `named` for
+    the chapter alone, the names its notes are about, or its role's name; None when
+    nothing fits (the chapter then joins the one before: "Part 4" names nothing)."""
     for candidate in [title.strip(), *(s.title for s in sections if s.title)]:
-        if not check.problems(candidate):
-            shorter = heading_of(candidate)  # a heading of its own, unless that reads as a cut
-            return shorter if not check.problems(shorter) else candidate
+        if check.problems(candidate):
+            continue
+        shorter = heading_of(candidate)  # a heading of its own, unless that reads as a cut
+        chosen = shorter if not check.problems(shorter) else candidate
+        if not unsaid_names(chosen, sections):
+            return chosen
     if heading := named(sections):
         return heading
     terms = list(dict.fromkeys(t for s in sections for c in s.claims for t in c.terms))
@@ -291,6 +315,9 @@ def heading_namer(
             heading = heading.title.strip().strip("\"'“”「」")
             found = check.problems(heading)
             found += ["a role, not a topic"] if heading in roles else []
+            found += [
+                f"names {w}, which the notes never say" for w in unsaid_names(heading, sections)
+            ]
             if support(heading, said) < HEADING_MIN_SUPPORT:
                 found.append("names what the notes do not say")
             if not found:

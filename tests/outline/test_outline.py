@@ -224,10 +224,12 @@ def test_a_slide_titles_series_label_and_aside_are_left_out_of_its_heading():
     outline, _ = outline_with(
         chapter("sec-01", "Technique2: Where memory goes", "problem"),
         chapter("sec-02", "Benchmark Result (Lower is Better)", "mechanism"),
-        chapter("sec-03", "Llama3: what comes next", "none"),  # a name, not a series label
+        chapter("sec-03", "Llama3: what comes next", "none"),  # a name, not a series label…
     )
     titles = [c.title for c in outline.chapters]
-    assert titles == ["Where memory goes", "Benchmark Result", "Llama3: what comes next"]
+    # Llama3 is never said in its chapter's notes: the slide's title stands instead
+    assert titles == ["Where memory goes", "Benchmark Result", "What is next"]
+    assert heading_of("Llama3: what comes next") == "Llama3: what comes next"
     closing, _ = outline_with(
         chapter("sec-01", "Where memory goes", "problem"),
         chapter("sec-03", "Question & Answer", "none"),  # the last slide's title
@@ -297,3 +299,19 @@ def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
     asked = endpoint.user_messages()[1]
     assert "The cache is kept in blocks." in asked and "in English (2 to 8 words)" in asked
     assert "a role, not a topic" in endpoint.requests[3]["messages"][0]["content"]
+
+
+def test_a_heading_naming_what_its_chapter_never_says_is_not_kept():
+    from pipeline.outline import unsaid_names
+
+    vllm = [section(7, None, "vLLM 在 0.6.0 之前串行调度 CPU 和 GPU。")]
+    assert unsaid_names("sglang的性能与挑战", vllm) == ["sglang"]
+    assert unsaid_names("vLLM 的性能与挑战", vllm) == []
+    assert unsaid_names("Where FP8 helps", [section(2, "Paging", "The cache is in blocks.")]) == [
+        "FP8"
+    ]
+    outline, _ = outline_with(
+        chapter("sec-01", "Where memory goes", "problem"),
+        chapter("sec-02", "How vLLM pages memory", "mechanism"),  # the notes never say vLLM
+    )
+    assert [c.title for c in outline.chapters] == ["Where memory goes", "Paging"]
