@@ -151,7 +151,8 @@ def vocabulary_cases(model) -> dict:
             extra = said(spoken, term) - said(case.reference, term)
             if extra > 0:
                 false_screen += extra
-                print(f"{case.id}: {extra} false on-screen correction(s) to {term!r}")
+                heard = sorted({c.original for c in evidence.corrections if c.corrected == term})
+                print(f"{case.id}: {extra} false on-screen correction(s) to {term!r}, of {heard}")
         if not case.matches_deck:
             continue
         for term, count in expected.items():

@@ -29,8 +29,8 @@ so a short name may be corrected, under rules that put precision first:
   acronym is nowhere on the slide;
 - a word that is no English word and nearly spells a word of the slide takes it, with the
   ending it was said with ("Smart Profetching" while the slide shows "Smart prefetch"):
-  six letters or more, the same first letter, a rapidfuzz ratio of 85 or more, one
-  candidate only;
+  six letters or more, the same first and last two letters ("scheduler" is another word
+  than the slide's "schedule"), a rapidfuzz ratio of 85 or more, one candidate only;
 - a word framed by the slide's words takes the slide's word between them: "the DeepSeek
   KDI price" while the slide shows "DeepSeek API price". The heard word is no English word,
   no term of the deck and nowhere on the slide, and it is about as long as the slide's.
@@ -316,6 +316,7 @@ def inflected_corrected(
             for word in shown_words
             if (form := inflected(word.lower(), suffix))[:1] == heard[:1].lower()
             and abs(len(form) - len(heard)) <= 1
+            and form[-2:] == heard[-2:].lower()  # "scheduler" is no "schedule" misheard
             and fuzz.ratio(form, heard.lower()) >= INFLECTED_RATIO
         }
         if len(near) != 1 or heard.lower() in near:  # "caching" is the slide's cache, said
