@@ -1,4 +1,5 @@
 import json
+from collections.abc import Callable
 
 from pipeline.draft import DraftPrompts, without_stubs, write_drafts
 from pipeline.schema import (
@@ -464,18 +465,19 @@ def test_candidates_judged_by_the_checks_keep_the_one_that_passes():
     assert sorted(seeds) == [1234, 1234]
 
 
-def test_a_title_whose_translation_loses_a_name_is_translated_again_as_three_candidates():
-    # "Paging the KV cache" translated as "分页的键值缓存" loses the name KV cache; a title
-    # has no sentence-by-sentence way out, so its second round asks three candidates even
-    # where paragraphs ask one, and the one that passes (the third) is kept
-    def is_title(body: dict) -> bool:  # "`分页` the `KV cache`": its terms go in marked
-        asked = body["messages"][1]["content"]
-        return "the `KV cache`" in asked and "PagedAttention" not in asked
+def is_title(body: dict) -> bool:  # "`分页` the `KV cache`": its terms go in marked
+    asked = body["messages"][1]["content"]
+    return "the `KV cache`" in asked and "PagedAttention" not in asked
+
+
+def drafted_with_title(title: Callable[[dict], str]):
+    """A draft of one chapter whose title "Paging the KV cache" is translated by `title`
+    (the request's body -> the reply), and the endpoint."""
 
     def translate(body: dict) -> str:
         asked = body["messages"][1]["content"]
         if is_title(body):
-            return text("分页的 KV cache" if body["seed"] == 1234 + 2 else "分页的键值缓存")
+            return text(title(body))
         if "Memory waste" in asked:
             return text("内存浪费导致分页。")
         return text(ZH if "PagedAttention" in asked else "分页")
@@ -485,33 +487,27 @@ def test_a_title_whose_translation_loses_a_name_is_translated_again_as_three_can
     draft = write_drafts(
         outline(1), notes([WASTE, BLOCKS]), EVIDENCE, TERMS, llm, DraftPrompts.load()
     )
-    assert draft.zh.title == "分页的 KV cache"
     [revision] = [r for r in draft.revisions if r.where == "zh title"]
     assert revision.findings == ["the name 'KV cache' is missing or misspelt"]
-    assert revision.action == "redrafted"
+    return draft, revision, endpoint
+
+
+def test_a_title_whose_translation_loses_a_name_is_translated_again_as_three_candidates():
+    # "Paging the KV cache" translated as "分页的键值缓存" loses the name KV cache; a title
+    # has no sentence-by-sentence way out, so its second round asks three candidates even
+    # where paragraphs ask one, and the one that passes (the third) is kept
+    draft, revision, endpoint = drafted_with_title(
+        lambda body: "分页的 KV cache" if body["seed"] == 1234 + 2 else "分页的键值缓存"
+    )
+    assert draft.zh.title == "分页的 KV cache" and revision.action == "redrafted"
     assert sorted(r["seed"] for r in endpoint.requests if is_title(r)) == [1234, 1234, 1235, 1236]
 
 
 def test_a_title_whose_every_translation_loses_a_name_gets_the_name_put_first():
     # every reply translates "Paging the KV cache" as "分页" (the name lost): the title
     # becomes "KV cache：分页", the house form "main claim：subtitle", and says so
-    def translate(body: dict) -> str:
-        asked = body["messages"][1]["content"]
-        if "the `KV cache`" in asked and "PagedAttention" not in asked:
-            return text("分页")
-        if "Memory waste" in asked:
-            return text("内存浪费导致分页。")
-        return text(ZH if "PagedAttention" in asked else "分页")
-
-    replies = PromptReplies(write_paragraph=[text(GOOD)], translate_zh=translate)
-    llm, _ = scripted_llm(replies)
-    draft = write_drafts(
-        outline(1), notes([WASTE, BLOCKS]), EVIDENCE, TERMS, llm, DraftPrompts.load()
-    )
-    assert draft.zh.title == "KV cache：分页"
-    [revision] = [r for r in draft.revisions if r.where == "zh title"]
-    assert revision.action == "names put first"
-    assert revision.findings == ["the name 'KV cache' is missing or misspelt"]
+    draft, revision, _ = drafted_with_title(lambda body: "分页")
+    assert draft.zh.title == "KV cache：分页" and revision.action == "names put first"
 
 
 def test_a_one_sentence_translation_that_keeps_dropping_a_number_is_redone_by_clause():
