@@ -22,7 +22,8 @@ line per night and per talk and, last, one JSON object:
     qa_unsupported, qa_invented_numbers   over every article's companion
     glossary_terms, paths_with_notes, hub_talks
     incremental_rebuild_s the night that adds one new talk (LLM work included)
-    pages_changed_by_new_talk  the site's pages (docs/*.md) that night changed
+    pages_changed_by_new_talk  the site's pages (docs/*.md) the new talk changed (with
+                          --measure-only: the site built without it, then with it)
     unchanged_rebuild_s   the night with nothing new
 """
 
@@ -32,6 +33,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -132,6 +134,22 @@ def measure(truth: dict, inputs: Path, outputs: Path, folders: dict[str, Path]) 
     }
 
 
+def pages_changed_by(outputs: Path, talk: Path, inputs: Path) -> list[str]:
+    """The site built without the talk whose outputs folder is `talk`, then with it: the
+    pages the second build changed. No stage runs: the talk's outputs are set aside, beside
+    the outputs folder, for the first build, and put back."""
+    aside = Path(tempfile.mkdtemp(dir=outputs.parent, prefix=".aside-")) / talk.name
+    talk.rename(aside)
+    try:
+        build_site(outputs, outputs / "site", inputs, "preview")
+    finally:
+        aside.rename(talk)
+        aside.parent.rmdir()
+    changed = build_site(outputs, outputs / "site", inputs, "preview").changed
+    print(f"pages the new talk changes: {changed}", flush=True)
+    return changed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="1.5b", choices=["1.5b", "0.5b"])
@@ -147,8 +165,10 @@ def main() -> None:
     truth = yaml.safe_load(TRUTH.read_text())
     if args.measure_only:
         folders = assemble(truth, inputs)
-        build_site(outputs, outputs / "site", inputs, "preview")
-        print(json.dumps({"model": args.model, **measure(truth, inputs, outputs, folders)}))
+        new_talk = outputs / folders[truth["new_talk"]].relative_to(inputs)
+        changed = pages_changed_by(outputs, new_talk, inputs)
+        result = {"model": args.model, **measure(truth, inputs, outputs, folders)}
+        print(json.dumps(result | {"pages_changed_by_new_talk": len(changed)}, ensure_ascii=False))
         return
     new = truth["new_talk"]
     assemble(truth, inputs, without=new)
