@@ -253,12 +253,11 @@ ACRONYM_PAIR = re.compile(r"\b([A-Z][A-Z0-9]{1,3}) ([A-Za-z]{3,})\b")
 
 def one_letter_off(heard: str, shown: str) -> bool:
     """The same length, first letter and digits, one letter apart: KB / KV."""
-    differ = [a != b for a, b in zip(heard, shown, strict=False)]
     return (
         len(heard) == len(shown)
         and heard[0] == shown[0]
-        and sum(differ) == 1
-        and (digits(heard) == digits(shown))
+        and sum(a != b for a, b in zip(heard, shown, strict=True)) == 1
+        and digits(heard) == digits(shown)
     )
 
 
@@ -306,9 +305,8 @@ def inflected_corrected(
 
     def replace(match: re.Match) -> str:
         heard = match.group()
-        if len(heard) < INFLECTED_MIN_CHARS or not heard.isalpha() or heard.lower() in known:
-            return heard
-        if is_english(heard):
+        short = len(heard) < INFLECTED_MIN_CHARS or not heard.isalpha()
+        if short or heard.lower() in known or is_english(heard):
             return heard
         suffix = next(x for x in INFLECTIONS if heard.lower().endswith(x))
         near = {
