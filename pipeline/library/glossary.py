@@ -23,15 +23,19 @@ from pipeline.schema.library import Explanation, GlossaryTerm
 MIN_USERS = 2  # a term one article uses is that article's business, not the library's
 # A verb that says what the term is or does, right after it (an aside in brackets or an
 # apposition may come between): "X is", "X stores", "X, a cache of keys, consumes", "X 是".
+# Not a passive with its agent: "X is produced by Y" says what Y does.
 EN_DEFINING = re.compile(
     r"^\s*(?:\([^)]*\)\s*)?(?:,\s*(?:a|an|the)\s[^,.]{1,80},)?,?\s*(?:which\s+|that\s+)?"
     r"(?:(?:is|are)(?!\s+(?:used(?!\s+to\b)|also|not|shown|supported|integrated|available|"
-    r"released|built|being|designed|enabled)\b)|means|refers to|stands for|consumes|requires|"
+    r"released|built|being|designed|enabled|[a-z]+(?:ed|en)\s+by)\b)|means|refers to|"
+    r"stands for|consumes|requires|"
     r"needs|reduces|fixes|solves|employs|uses|applies|converts|transforms|combines|predicts|"
     r"stores|keeps|holds|splits|lets|allows|makes|turns|reuses|shares|schedules|batches|"
     r"caches|avoids|removes|moves|manages|allocates|works|computes|runs|packs|compiles|"
     r"generates|constrains|routes|sends|replaces|hands out|breaks|fills|joins|overlaps|"
-    r"prepares|returns|serves|decides|matches|tracks|evicts|reads|writes|loads)\b",
+    r"prepares|returns|serves|decides|matches|tracks|evicts|reads|writes|loads|involves|"
+    r"identifies|provides|enables|represents|describes|maps|divides|detects|selects|assigns|"
+    r"reserves|builds|limits|restricts|masks|guarantees|ensures|compresses|skips)\b",
     re.IGNORECASE,
 )
 EN_NAMING = re.compile(r"\b(?:called|named|known as)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)

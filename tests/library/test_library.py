@@ -20,6 +20,7 @@ from tests.library.shelf import BASICS, PREFIX, ROUTER, SWAP, shelve
         ("Prefix caching is used to share what requests have in common.", "prefix caching"),
         ("前缀缓存复用共享提示的 KV cache。", "前缀缓存"),
         ("这种做法称为 PagedAttention。", "PagedAttention"),
+        ("Prefix caching identifies blocks by a hash of their tokens.", "prefix caching"),
     ],
 )
 def test_a_sentence_that_says_what_a_term_is_or_does_defines_it(sentence, form):
@@ -35,6 +36,7 @@ def test_a_sentence_that_says_what_a_term_is_or_does_defines_it(sentence, form):
         ("MLC LLM is a universal LLM engine.", "LLM"),  # part of another name
         ("Llama3 8B fp8 is used for speculative decoding.", "FP8"),
         ("JSON Schema is used for xgrammar.", "JSON schema"),  # a use, not what it is
+        ("Logits Mask is produced by both xgrammar and outlines.", "Logits Mask"),  # by Y
     ],
 )
 def test_a_sentence_that_only_mentions_a_term_does_not_define_it(sentence, form):
