@@ -492,12 +492,16 @@ class Writer:
         """The paragraph without the sentences and clauses the article already said
         (paragraphs are written at once, each unaware of the others); None if nothing
         new is left. A translation of `source` stays as it is if nothing would be left
-        (its source keeps the paragraph) or if a number of the source would go: both
-        languages carry the same numbers."""
+        (its source keeps the paragraph), or if a number or a house term of the source
+        would go: both languages carry the same numbers and terms."""
         text, removed = without_repeats(paragraph.text, said)
         if not removed:
             return paragraph
-        if source is not None and (not text or missing_numbers(numbers(source), text)):
+        if source is not None and (
+            not text
+            or missing_numbers(numbers(source), text)
+            or loses_terms(paragraph.text, text, source)
+        ):
             return paragraph
         findings = [f"repeats what the article said: {piece!r}" for piece in removed]
         self.revisions.append(Revision(where=where, findings=findings, action="repeats removed"))
@@ -802,6 +806,16 @@ def translate_text(draft: DraftText, writer: Writer) -> DraftText:
         sections.append(DraftSection(role=section.role, title=next(done), paragraphs=paragraphs))
     title = next(done)
     return DraftText(lang=target, title=title, summary=next(done, ""), sections=sections)
+
+
+def loses_terms(translation: str, shorter: str, source: str) -> bool:
+    """Whether a Chinese translation cut to `shorter` misses house terms of its English
+    source that the whole translation wrote (the review would find them missing)."""
+    if not has_cjk(translation):
+        return False
+    return len(terminology.missing_forms(shorter, source)) > len(
+        terminology.missing_forms(translation, source)
+    )
 
 
 def fallbacks(revisions: list[Revision]) -> list[str]:

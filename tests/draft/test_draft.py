@@ -211,11 +211,12 @@ def test_a_translation_that_says_an_earlier_sentence_again_keeps_it_once():
     first = "为每个请求预留最大长度会浪费 60 到 80% 的 KV cache 内存。" + blocks
     later = "PagedAttention hands out the blocks of 16 tokens of the KV cache on demand."
     translations = ["分页", "分页的 KV cache", "内存浪费带来分页。"]
-    again = blocks + "每块有 16 个 token。"
+    rest = "PagedAttention 给 KV cache 的每块有 16 个 token。"  # its source's terms stay
+    again = blocks + rest
     draft, _, _ = draft_with(
         [GOOD, later + " Each block holds 16 tokens."], [first, again, *translations], count=2
     )
-    assert [p.text for p in draft.zh.sections[0].paragraphs] == [first, "每块有 16 个 token。"]
+    assert [p.text for p in draft.zh.sections[0].paragraphs] == [first, rest]
     [revision] = draft.revisions
     assert (revision.where, revision.action) == ("zh §1¶2", "repeats removed")
     # a translation that only repeats stays whole (its source keeps the paragraph), and so
@@ -224,6 +225,18 @@ def test_a_translation_that_says_an_earlier_sentence_again_keeps_it_once():
         draft, _, _ = draft_with([GOOD, later], [first, kept, *translations], count=2)
         assert [p.text for p in draft.zh.sections[0].paragraphs] == [first, kept]
         assert draft.revisions == []
+
+
+def test_a_translations_repeat_that_carries_a_house_term_of_its_source_stays():
+    # the repeated sentence is the only one that writes 前缀缓存 (prefix caching): cutting
+    # it would leave the Chinese without a term its source has, which the review finds
+    from pipeline.draft import loses_terms
+
+    source = "Prefix caching reuses the blocks of a shared prefix, handed out on demand."
+    whole = "前缀缓存复用共享前缀的块。这些块按需分配。"
+    assert loses_terms(whole, "这些块按需分配。", source)
+    assert not loses_terms(whole, "前缀缓存按需分配这些块。", source)
+    assert not loses_terms("Blocks.", "", "块。")  # English translations: numbers only
 
 
 def test_a_number_of_the_notes_left_out_is_redrafted():
