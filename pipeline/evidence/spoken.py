@@ -1,8 +1,8 @@
 """Spoken Chinese made ready to write from: credits, fillers, greetings and talk about the
 recording left out, cues punctuated.
 
-Chinese subtitles often carry the video's credits as their first cue ("内容/录制：…，视频剪
-辑/字幕：…") and the speaker's fillers ("嗯", "呃", "哎呀"), and are mostly unpunctuated: one
+Chinese subtitles often carry the video's credits as their first cue ("讲解：…，后期/配音：
+…") and the speaker's fillers ("嗯", "呃", "哎呀"), and are mostly unpunctuated: one
 cue, one breath. Lecturers also talk about the video itself ("录个课真不容易", "这段又
 NG 了", "记得点赞关注"). None of that is content, and a paragraph written from raw cues reads as
 raw cues. Punctuation comes from the pauses: a long pause ends a sentence, a short one a
