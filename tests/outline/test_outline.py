@@ -304,7 +304,7 @@ def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
 def test_a_heading_naming_what_its_chapter_never_says_is_not_kept():
     from pipeline.outline import unsaid_names
 
-    vllm = [section(7, None, "vLLM 在 0.6.0 之前串行调度 CPU 和 GPU。")]
+    vllm = [section(7, None, "vLLM 把 KV cache 分成固定大小的块。")]
     assert unsaid_names("sglang的性能与挑战", vllm) == ["sglang"]
     assert unsaid_names("vLLM 的性能与挑战", vllm) == []
     assert unsaid_names("Where FP8 helps", [section(2, "Paging", "The cache is in blocks.")]) == [
