@@ -303,9 +303,10 @@ class Writer:
         """A translated title that lost only names, with them put before it as its main
         claim ("SGLang：开源模型性能优化", the house form "main claim：subtitle"), if the whole
         then passes; None otherwise (a title that has a colon already keeps its findings)."""
-        lost = self.lost_names(source, result or "")
         colon, joiner = ("：", "、") if target == "zh" else (": ", ", ")
-        if not result or not lost or colon.strip() in result or has_cjk(result) != (target == "zh"):
+        if not result or colon.strip() in result or has_cjk(result) != (target == "zh"):
+            return None
+        if not (lost := self.lost_names(source, result)):
             return None
         titled = f"{joiner.join(lost)}{colon}{result}"
         return None if self.name_findings(source, titled) else titled
