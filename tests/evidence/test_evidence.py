@@ -147,6 +147,10 @@ def test_glossary_records_where_each_term_is_first_said_or_shown():
 def test_terms_match_whole_words_only():
     assert term_pattern("GPU").search("two GPUs") is None
     assert term_pattern("GPU").search("the gpu is idle")
+    # Chinese has no spaces: only a term's Latin ends need a boundary
+    assert term_pattern("部署").search("通用LLM部署")
+    assert term_pattern("PD 分离").search("PD 分离式")
+    assert not term_pattern("PD 分离").search("SPD 分离")
 
 
 def test_ids_and_content_are_identical_across_runs():

@@ -63,3 +63,16 @@ def test_a_topic_list_of_ones_own_is_checked(tmp_path):
     mine.write_text("- {id: a, zh: 甲, en: A, scope_zh: 甲。, scope_en: A.}\n" * 2)
     with pytest.raises(StageFailure, match="unique ids"):
         load_topics(mine)
+
+
+def test_what_every_talk_measures_names_no_topic():
+    deployment = article(
+        "Universal deployment with low latency",
+        "The engine serves an OpenAI-compatible API on every device. Latency drops by half and "
+        "throughput doubles; the latency of the first token falls too.",
+        tags=["DEPLOYMENT", "LATENCY"],
+        zh_title="LLM部署",
+    )
+    assert assign_topic(deployment, TOPICS).id == "serving"
+    # 部署 counts in the Chinese title though a Latin letter stands right before it
+    assert topic_scores(deployment, TOPICS)["serving"] == 3 + 2 + 3 + 1
