@@ -81,6 +81,9 @@ RESTATED_MIN_SUPPORT = 0.7  # stricter than a paragraph's sentences: it says one
 RESTATE_MAX_TOKENS = 300
 # What a revision did when the model's text did not pass: a fallback stands in for it.
 FALLBACK_ACTIONS = ("replaced by its claims", "dropped", "kept with findings")
+# Findings that say a reply is no answer at all (the prompt said back, most of the text
+# lost, another text): one ranks a reply below every reply without, whatever their count.
+NO_ANSWER = ("repeats the instructions", "is much shorter", "does not say what the original")
 Kind = Literal["title", "summary", "paragraph", "word", "question"]
 # Replies asked for at once when a title's or summary's first translation fails: they are
 # short, so cheap, and unlike a paragraph they have no sentence-by-sentence way out.
@@ -346,7 +349,7 @@ class Writer:
         replies at once (the first as warm as the first round, the others other seeds and
         warmer), each told the first one's findings; the first candidate that passes
         without a style finding is kept, else the first that passes, else the one with the
-        fewest findings.
+        fewest findings (a reply that is no answer last).
         Returns the text (None if the endpoint never gave one), the findings that caused a
         retry, and whether the text passed. `style` findings (copying the passages) ask
         for a second round but fail nothing: a text that only copies stands if no
@@ -367,7 +370,7 @@ class Writer:
                 acceptable = best
                 problems = wishes
             else:
-                text, problems = min(replies, key=lambda r: (r[0] is None, len(r[1])))
+                text, problems = min(replies, key=fewest_findings)
             findings = list(dict.fromkeys(findings + problems))
             revise = revise_note(problems)
         if acceptable is not None:
@@ -525,11 +528,12 @@ class Writer:
                 Revision(where=where, findings=findings, action="names put first")
             )
             return titled
-        if not passed:  # the review shows these findings; the source text stands in if none
+        if not passed:  # the review shows these findings; the source text stands in for
+            # no translation or the prompt said back
             self.revisions.append(
                 Revision(where=where, findings=findings, action="kept with findings")
             )
-            return result or text
+            return result if result and not is_echo(result, self.echo_lines) else text
         if findings:
             self.revisions.append(Revision(where=where, findings=findings, action="redrafted"))
         return result
@@ -659,6 +663,13 @@ class Writer:
         whole = comma.join([*inner, parts[-1]])
         whole = whole if whole.endswith(("。", ".", "！", "？", "!", "?")) else whole + stop
         return None if self.translation_findings(source, whole, target) else whole
+
+
+def fewest_findings(reply: tuple[str | None, list[str]]) -> tuple[bool, bool, int]:
+    """How a reply that failed ranks among others: a reply before none, an answer before
+    no answer, then by how many findings."""
+    text, findings = reply
+    return text is None, any(f.startswith(NO_ANSWER) for f in findings), len(findings)
 
 
 def recased_words(text: str, said: str) -> list[tuple[str, str]]:

@@ -1,7 +1,7 @@
 import json
 from collections.abc import Callable
 
-from pipeline.draft import DraftPrompts, without_stubs, write_drafts
+from pipeline.draft import DraftPrompts, fewest_findings, without_stubs, write_drafts
 from pipeline.schema import (
     Chapter,
     Claim,
@@ -308,6 +308,22 @@ def test_a_translation_failing_sentence_by_sentence_is_kept_with_its_findings():
     draft, _, _ = chinese_talk([*replies, *HEADINGS])
     assert draft.en.sections[0].paragraphs[0].text == LEFT_UNTRANSLATED
     assert [r.action for r in draft.revisions] == ["kept with findings"]
+
+
+def test_a_translation_that_only_says_the_prompt_back_is_not_kept():
+    echo = 'Reply as JSON: {"text": the English translation}'
+    draft, _, _ = chinese_talk([echo] * 4 + HEADINGS)  # the paragraph, then its first sentence
+    assert draft.en.sections[0].paragraphs[0].text == ZH  # the source stands in, visibly
+    [revision] = [r for r in draft.revisions if r.where == "en §1¶1"]
+    assert revision.action == "kept with findings"
+    assert "repeats the instructions" in revision.findings
+
+
+def test_a_reply_that_is_no_answer_ranks_below_any_answer():
+    echo = ("输出 JSON", ["repeats the instructions"])
+    close = ("译文", ["'token' is written '令牌'", "the name 'SGLang' is missing or misspelt"])
+    assert min([echo, close], key=fewest_findings) == close
+    assert min([(None, []), echo], key=fewest_findings) == echo
 
 
 def test_a_word_a_translation_left_in_chinese_is_translated_alone_in_its_sentence():
