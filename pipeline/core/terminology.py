@@ -18,6 +18,9 @@ SOURCE = Path(__file__).with_name("terminology.yaml")
 KEEP = "keep"
 CODE_SPAN = re.compile(r"( ?)`([^`\n]+)`( ?)")
 CJK_PUNCTUATION = "，。、；：！？（）《》「」"
+# A web address is written as it is, in every language: its words are no terms
+# (".../high-throughput-low-latency-llm-inference" keeps its "throughput").
+URL = re.compile(r"\b(?:https?://|www\.)[!-~]*[A-Za-z0-9/#=_-]")  # not its full stop
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,8 @@ def in_house_form(term: str, chinese: str) -> bool:
 
 
 def terms_in(text: str) -> list[Term]:
-    """The terms an English text uses."""
+    """The terms an English text uses (not inside a web address)."""
+    text = URL.sub(" ", text)
     return [term for term in terms() if term_pattern(term.en, plural=True).search(text)]
 
 
@@ -138,10 +142,11 @@ def protected(text: str, names: list[str], forms: dict[str, str] | None = None) 
     word ("jump forward" as 跳跃前进). Each use of a term of `forms` is put in its
     translation, in backticks too ("a mask over the vocabulary" -> "a `掩码` over the
     vocabulary"): told the form in the prompt, a small model still writes its own.
-    Text that has backticks of its own is left as it is."""
+    A web address goes in backticks whole. Text that has backticks of its own is left as
+    it is."""
     if "`" in text:
         return text
-    spans: list[tuple[int, int, str]] = []
+    spans: list[tuple[int, int, str]] = [(*m.span(), m.group()) for m in URL.finditer(text)]
     forms = forms or {}
     for name in sorted(set(names) | set(forms), key=len, reverse=True):
         for m in term_pattern(name, plural=True).finditer(text):
@@ -185,11 +190,13 @@ def with_chinese_forms(chinese: str, names: list[str] = ()) -> tuple[str, list[s
     """Chinese text with each English word left for a term the house writes only in
     Chinese put in its Chinese form ("KV cache paging" -> "KV cache 分页"), and the
     replacements made. A word inside a term kept in Latin letters ("request" in "pull
-    request") or inside one of `names` (the talk's own: "Smart Prefetching") stays."""
+    request"), inside one of `names` (the talk's own: "Smart Prefetching") or inside a web
+    address stays."""
     if not has_cjk(chinese):
         return chinese, []
     latin = [t.en for t in terms() if not chinese_only(t)] + list(names)
     kept = [m.span() for name in latin for m in term_pattern(name, plural=True).finditer(chinese)]
+    kept += [m.span() for m in URL.finditer(chinese)]
     found = sorted(  # in text order, the longest first where two start together
         (
             (m.start(), m.end(), term)

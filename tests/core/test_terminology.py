@@ -75,6 +75,14 @@ def test_a_word_inside_a_term_kept_in_latin_or_a_talk_s_name_stays():
     assert with_chinese_forms("Paging keeps the GPU busy.") == ("Paging keeps the GPU busy.", [])
 
 
+def test_a_web_address_keeps_its_words():
+    url = "https://blog.mlc.ai/2024/10/10/high-throughput-low-latency-llm-inference"
+    chinese = f"详见 {url}。"
+    assert with_chinese_forms(chinese) == (chinese, [])
+    assert missing_forms(chinese, f"See {url}.") == []
+    assert protected(f"See {url}.", []) == f"See `{url}`."
+
+
 def test_a_term_said_only_inside_a_longer_one_is_written_by_writing_that_one():
     source = "Serving LLMs without wasting GPU memory."
     assert missing_forms("不浪费显存地服务 LLM。", source) == []
