@@ -112,6 +112,12 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in SENTENCE_END.split(text.strip()) if s.strip()]
 
 
+def sentences_by_line(text: str) -> list[str]:
+    """The sentences of `text`, each line apart: a slide's bullet or table row is a
+    sentence of its own, full stop or none."""
+    return [s for line in text.splitlines() for s in split_sentences(line)]
+
+
 def is_stray_word(sentence: str) -> bool:
     """A "sentence" that is one name or word: a slide's next line ("xgrammar.") strung
     onto the one before, not something an article says."""

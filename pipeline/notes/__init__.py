@@ -19,6 +19,7 @@ from pipeline.core.grounding import (
     duplicate_of,
     invented_numbers,
     mentions,
+    sentences_by_line,
     split_sentences,
     support,
 )
@@ -131,7 +132,7 @@ def with_conditions(claim: Claim, units: dict[str, EvidenceUnit]) -> Claim:
     """A result stated without the conditions its source gives with the number ("2.2 times
     the throughput" said "on A100 with a 30B model") becomes the source's own excerpt:
     a number without its hardware and model misleads."""
-    sentences = split_sentences(cited_text(claim.units, units))
+    sentences = sentences_by_line(cited_text(claim.units, units))
     for number in quantities(claim.statement):
         for sentence in sentences:
             if number not in quantities(sentence):
@@ -202,7 +203,7 @@ def backfill(claims: list[Claim], units: list[EvidenceUnit], limit: int) -> list
     ordered = sorted(units, key=lambda u: u.kind != "transcript")
     for unit in ordered:
         on_slide = unit.id in shown
-        for sentence in split_sentences(unit.text.replace("\n", ". ")):
+        for sentence in sentences_by_line(unit.text):
             if len(content_tokens(sentence)) < MIN_CONTENT_TOKENS:
                 continue
             # A long sentence may need several excerpts, one per stretch with numbers.
