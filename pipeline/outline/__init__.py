@@ -122,6 +122,9 @@ CLOSING = re.compile(
 )
 
 
+ARTICLE_TITLE = "the article's title"
+
+
 class TitleCheck:
     """Whether a heading can stand: not a cut slide line, not the prompt, right language."""
 
@@ -149,7 +152,7 @@ class TitleCheck:
         if CLOSING.fullmatch(title.strip(" !.?！。？")):
             found.append("a closing slide's title")  # over the talk's last points
         if normal(title) in self.article_titles:
-            found.append("the article's title")  # names the whole talk, not one chapter
+            found.append(ARTICLE_TITLE)  # names the whole talk, not one chapter
         if SENTENCE_END.search(title.strip()):
             found.append("a sentence, not a heading")
         return found
@@ -222,7 +225,10 @@ def chapter_title(
         if check.problems(candidate):
             continue
         shorter = heading_of(candidate)  # a heading of its own, unless that reads as a cut
-        chosen = shorter if not check.problems(shorter) else candidate
+        found = check.problems(shorter)
+        if ARTICLE_TITLE in found:  # "Technique2: <the talk's title>" names the whole talk
+            continue
+        chosen = candidate if found else shorter
         if not unsaid_names(chosen, sections):
             return chosen
     if heading := named(sections):

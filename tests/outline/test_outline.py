@@ -253,6 +253,13 @@ def test_a_label_stays_when_the_title_without_it_reads_as_a_cut():
     )
 
 
+def test_a_series_label_does_not_hide_the_talks_own_title_as_a_heading():
+    from pipeline.outline import TitleCheck, chapter_title
+
+    check = TitleCheck(EVIDENCE, load_prompt("outline"), "en").taking("Where memory goes")
+    assert chapter_title("Technique2: Where memory goes", [], "problem", check) == "The problem"
+
+
 def test_a_heading_or_summary_that_repeats_the_articles_title_is_replaced():
     # a small model heads the first chapter with the talk's title and gives it again as the
     # summary: the heading names the whole talk, the card says nothing more than its title
