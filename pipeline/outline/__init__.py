@@ -123,6 +123,16 @@ CLOSING = re.compile(
 
 
 ARTICLE_TITLE = "the article's title"
+# A role's name is what a chapter does in the causal chain, not what it is about: a small
+# model heads chapters "Problem", "Mechanism", "Results" (twice) where the slides had
+# "DeepSeek V3 Optimization" and "Large-Scale Deployment".
+ROLE_NAMES = frozenset(
+    re.sub(r"[\W_]+", "", name.lower())
+    for names in ROLE_TITLES.values()
+    for role, title in names.items()
+    for name in (role, title, role.rstrip("s"))
+) | {"causes", "limit", "solution", "background", "introduction", "conclusion"}
+ROLE_NAMES |= {"背景", "原因", "解决方案", "结论"}
 
 
 class TitleCheck:
@@ -151,6 +161,8 @@ class TitleCheck:
             found.append("too long for a heading")  # a copied line of the notes listing
         if CLOSING.fullmatch(title.strip(" !.?！。？")):
             found.append("a closing slide's title")  # over the talk's last points
+        if normal(title) in ROLE_NAMES:
+            found.append("a role's name, not what the chapter is about")
         if normal(title) in self.article_titles:
             found.append(ARTICLE_TITLE)  # names the whole talk, not one chapter
         if SENTENCE_END.search(title.strip()):

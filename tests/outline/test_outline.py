@@ -253,6 +253,15 @@ def test_a_label_stays_when_the_title_without_it_reads_as_a_cut():
     )
 
 
+def test_a_role_s_name_is_no_heading_the_slide_s_title_is():
+    outline, _ = outline_with(
+        chapter("sec-01", "Problem", "problem"),
+        chapter("sec-02", "Mechanism", "mechanism"),
+        chapter("sec-03", "机制", "none"),
+    )
+    assert [c.title for c in outline.chapters] == ["Why memory is wasted", "Paging", "What is next"]
+
+
 def test_a_series_label_does_not_hide_the_talks_own_title_as_a_heading():
     from pipeline.outline import TitleCheck, chapter_title
 
