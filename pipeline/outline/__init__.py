@@ -311,7 +311,6 @@ def heading_namer(
     one heading at a time it names the topic. A heading that fails the checks twice is
     none."""
     language = check.language
-    roles = set(ROLE_TITLES[language].values())
 
     def named(sections: list[Section]) -> str | None:
         said = "\n".join(c.statement for s in sections for c in s.claims)
@@ -332,7 +331,6 @@ def heading_namer(
                 return None
             heading = heading.title.strip().strip("\"'“”「」")
             found = check.problems(heading)
-            found += ["a role, not a topic"] if heading in roles else []
             found += [
                 f"names {w}, which the notes never say" for w in unsaid_names(heading, sections)
             ]

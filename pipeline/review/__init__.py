@@ -26,6 +26,7 @@ from pipeline.core.grounding import (
 from pipeline.core.prompts import Prompt
 from pipeline.core.text import numbers, shorten
 from pipeline.draft import Writer
+from pipeline.outline import ROLE_NAMES, normal
 from pipeline.review.card import draft_verdict, review_card, risks_of, strengths_of
 from pipeline.review.written import CardFacts, written_card
 from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Review
@@ -201,6 +202,22 @@ def check_titles(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
     return check("titles_not_fragments", findings)
 
 
+def check_headings(drafts: tuple[DraftText, ...]) -> Check:
+    """Each chapter's heading says what it is about: not a role's name ("Mechanism"), not
+    another chapter's heading."""
+    findings = []
+    for draft in drafts:
+        seen: dict[str, str] = {}
+        for s, section in enumerate(draft.sections, start=1):
+            where, key = f"{draft.lang} §{s} title", normal(section.title)
+            if key in ROLE_NAMES:
+                findings.append(f"{where}: {section.title!r} is a role's name")
+            elif key in seen:
+                findings.append(f"{where}: {section.title!r} heads {seen[key]} too")
+            seen.setdefault(key, f"§{s}")
+    return check("headings_name_chapters", findings)
+
+
 def review(
     draft: Draft,
     evidence: Evidence,
@@ -229,6 +246,7 @@ def review(
         check_terminology(draft, source_language),
         check_fidelity(draft, source_language),
         check_titles(drafts, evidence),
+        check_headings(drafts),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
     fallbacks = [f"notes {f}" for f in notes_fallbacks] + draft.fallbacks

@@ -73,6 +73,10 @@ CHECK_PROBLEMS = {
     "translations_faithful": ("有译文与原文意思不符", "a translation says something else"),
     "terminology": ("有术语没有按统一译法书写", "a term is not written in the house form"),
     "titles_not_fragments": ("有标题是截断的幻灯片文字", "a heading is a cut slide line"),
+    "headings_name_chapters": (
+        "有章节标题只是角色名或与别的章节重复",
+        "a chapter's heading is a role's name or another chapter's",
+    ),
 }
 LABELS = {"推荐收录": "Recommended", "需修改": "Needs revision", "不推荐收录": "Not recommended"}
 LANGUAGE_WORDS = {"zh": {"en": "英文", "zh": "中文"}, "en": {"en": "English", "zh": "Chinese"}}

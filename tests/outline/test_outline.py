@@ -314,7 +314,10 @@ def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
     assert [c.title for c in outline.chapters] == ["Where memory goes", "Cache blocks", "Limits"]
     asked = endpoint.user_messages()[1]
     assert "The cache is kept in blocks." in asked and "in English (2 to 8 words)" in asked
-    assert "a role, not a topic" in endpoint.requests[3]["messages"][0]["content"]
+    assert (
+        "a role's name, not what the chapter is about"
+        in endpoint.requests[3]["messages"][0]["content"]
+    )
 
 
 def test_a_heading_naming_what_its_chapter_never_says_is_not_kept():

@@ -81,6 +81,7 @@ def test_a_faithful_pair_passes_every_check_and_carries_the_revisions():
             "en §1¶2: says again",
         ),
         (EN, ZH, "16 tokens each, handed out", "titles_not_fragments", "is a fragment"),
+        (EN, ZH, "Results", "headings_name_chapters", "en §1 title: 'Results' is a role's"),
         (
             [EN[0], EN[1] + " Startups save millions with it."],
             ZH,
@@ -96,6 +97,17 @@ def test_a_seeded_fault_fails_its_check(en, zh, title, check, finding):
     assert result.verdict == "fail"
     assert not checks[check].passed
     assert any(finding in f for f in checks[check].findings), checks[check].findings
+
+
+def test_two_chapters_under_one_heading_fail():
+    draft = Draft(en=text("en", EN, "Paging"), zh=text("zh", ZH, "分页"))
+    for lang in (draft.en, draft.zh):
+        lang.sections.append(lang.sections[0].model_copy())
+    checks = {c.name: c for c in review_draft(draft, EVIDENCE, "en", [], PROMPTS).checks}
+    assert checks["headings_name_chapters"].findings == [
+        "zh §2 title: '分页' heads §1 too",
+        "en §2 title: 'Paging' heads §1 too",
+    ]
 
 
 def test_unknown_and_missing_citations_are_found():
