@@ -9,8 +9,9 @@ Three checks, set on this project's own zh/en paragraph pairs and on seeded faul
   and the reviewer, still have to.
 - length: Chinese characters per English word are 1.3-1.8 in real pairs. A translation far
   outside that has lost or invented a part.
-- expansions: an acronym explained in brackets ("RAG (Reactive Augmented Generation)")
-  that its source does not explain is a definition nobody gave.
+- expansions: an acronym explained in brackets ("RAG (Reactive Augmented Generation)",
+  "Multi-Layer Attention (MLA)") that its source does not explain is a definition nobody
+  gave. The draft holds its paragraphs to the same check against their passages.
 """
 
 import functools
@@ -24,6 +25,8 @@ MIN_SIMILARITY = 0.80
 CHARS_PER_WORD = (0.6, 4.0)
 MIN_WORDS = 8  # shorter texts (titles, short sentences) vary too much to judge by length
 EXPANSION = re.compile(r"\b([A-Z][A-Za-z]*[A-Z]s?)\s*[(（]([A-Za-z][A-Za-z -]{4,})[)）]")
+ACRONYM_AFTER = re.compile(r"\s*[(（]([A-Z][A-Za-z]*[A-Z]s?)[)）]")
+WORDS_BEFORE = re.compile(r"[A-Za-z][A-Za-z-]*")
 _lock = threading.Lock()  # one embedding at a time: the C engine's threads are its own
 
 
@@ -54,10 +57,28 @@ def chars_per_word(chinese: str, english: str) -> float:
     return size(chinese) / max(len(english.split()), 1)
 
 
-def expansions(text: str, source: str) -> list[str]:
-    """Acronyms the text spells out in brackets with words its source does not have."""
+def spelled_before(text: str) -> list[tuple[str, str]]:
+    """Acronyms in brackets after the words whose initials they are: "Multi-Layer
+    Attention (MLA)" gives ("MLA", "Multi-Layer Attention")."""
     found = []
-    for acronym, spelled in EXPANSION.findall(text):
+    for match in ACRONYM_AFTER.finditer(text):
+        acronym = match[1].rstrip("s").lower()
+        before = WORDS_BEFORE.findall(text[: match.start()])[-len(acronym) :]
+        for k in range(1, len(before) + 1):
+            words = before[-k:]
+            if "".join(p[0] for w in words for p in w.split("-") if p).lower() == acronym:
+                found.append((match[1], " ".join(words)))
+                break
+    return found
+
+
+def expansions(text: str, source: str) -> list[str]:
+    """Acronyms the text spells out with words its source does not have, in brackets
+    after the acronym or, from an English source, before it (a translation of
+    "多头注意力（MHA）" rightly writes "Multi-Head Attention (MHA)")."""
+    found = []
+    before = spelled_before(text) if not CJK.search(source) else []
+    for acronym, spelled in [*EXPANSION.findall(text), *before]:
         words = [w for w in re.findall(r"[A-Za-z]+", spelled) if len(w) > 2]
         if any(w.lower() not in source.lower() for w in words):
             found.append(f"{acronym} ({spelled.strip()})")

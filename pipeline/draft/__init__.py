@@ -229,6 +229,10 @@ class Writer:
         ]
         if duplicate_of(text, earlier) is not None:
             found.append("repeats an earlier paragraph")
+        found += [
+            f"spells out {e}, which the passages do not: keep the acronym as they give it"
+            for e in fidelity.expansions(text, source)
+        ]
         cited = [self.units[u] for u in citations_of(claims) if u in self.units]
         slides = [u.text for u in cited if u.kind == "slide"]
         found += [

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pipeline.core.fidelity import expansions, unfaithful
+from pipeline.core.fidelity import expansions, spelled_before, unfaithful
 
 EN = (
     "When every request reserves the maximum length, 60 to 80 percent of KV cache memory is "
@@ -41,3 +41,17 @@ def test_an_expansion_the_source_does_not_give_is_a_finding():
     assert any("explains RAG" in f for f in unfaithful(source, invented, "en"))
     given = "RAG (Retrieval Augmented Generation) 把文档放进上下文。"
     assert expansions("RAG (Retrieval Augmented Generation) puts documents in.", given) == []
+
+
+def test_an_acronym_spelled_out_before_its_brackets_is_an_expansion_too():
+    text = "It switches between Multi-Layer Attention (MLA) and Multi-Head Attention (MHA)."
+    assert spelled_before(text) == [
+        ("MLA", "Multi-Layer Attention"),
+        ("MHA", "Multi-Head Attention"),
+    ]
+    said = "DeepSeek V3 switches between MLA and MHA, multi-head attention."
+    assert expansions(text, said) == ["MLA (Multi-Layer Attention)"]
+    # not an expansion: the words are not its initials
+    assert spelled_before("Model Deployment Orchestration (OME) is an operator.") == []
+    # a translation from Chinese may spell out what the Chinese writes in Chinese
+    assert expansions(text, "它在多层注意力（MLA）和多头注意力（MHA）之间切换。") == []

@@ -159,6 +159,11 @@ def test_a_chinese_sentence_in_english_is_redrafted():
     seeded(GOOD + " 块大小是 16 个 token。", "not in English")
 
 
+def test_an_acronym_spelled_out_in_words_the_talk_never_said_is_redrafted():
+    spelled = GOOD.replace("KV cache memory", "Key Value (KV) cache memory")
+    seeded(spelled, "spells out KV (Key Value)")
+
+
 def test_a_misspelt_deck_term_is_redrafted():
     seeded(GOOD.replace("PagedAttention", "paged attention"), "'PagedAttention'")
 
