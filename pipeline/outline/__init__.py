@@ -32,6 +32,7 @@ from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Sec
 
 MAX_TOKENS = 700
 MAX_CHAPTERS = 8
+MAX_RUN = 3  # sections a chapter may run over before it is split at a slide title
 MAX_TITLE_TOKENS = 16  # about 12 English words or 16 Chinese characters
 # The notes listing is cut to this, whatever the talk's length (a 60-minute talk has ~60
 # sections), so the prompt stays far inside the context window.
@@ -253,6 +254,30 @@ def chapter_title(
     return ROLE_TITLES[check.language][role] if role else None
 
 
+def split_long_runs(by_start: dict, notes: Notes) -> None:
+    """Chapters that run over more than MAX_RUN sections are split where a section has a
+    slide title of its own (the one nearest the middle of the longest run first), up to
+    MAX_CHAPTERS: a small model planning a talk puts its last six topics under one
+    heading. A piece takes the slide's title as its proposed heading, and the role of the
+    chapter it was cut from."""
+    sections = notes.sections
+    while len(by_start) < MAX_CHAPTERS:
+        cuts = [
+            (-len(run), abs(k - (run.start + run.stop) / 2), k, run.start)
+            for run in spans(sorted(by_start), len(sections))
+            if len(run) > MAX_RUN
+            for k in run[1:]
+            if sections[k].title
+            and normal(sections[k].title) != normal(sections[k - 1].title or "")
+            and not CLOSING.fullmatch(sections[k].title.strip(" !.?！。？"))
+        ]
+        if not cuts:
+            return
+        *_, k, start = min(cuts)
+        update = {"first_section": sections[k].id, "title": sections[k].title}
+        by_start[k] = by_start[start].model_copy(update=update)
+
+
 def plan_chapters(
     reply,
     notes: Notes,
@@ -266,7 +291,8 @@ def plan_chapters(
     starts = sorted(by_start)
     if starts[0] != 0:  # the talk's opening belongs to the first chapter
         by_start[0] = by_start.pop(starts[0])
-        starts[0] = 0
+    split_long_runs(by_start, notes)
+    starts = sorted(by_start)
     chapters: list[Chapter] = []
     for run in spans(starts, len(notes.sections)):
         sections = [notes.sections[i] for i in run]

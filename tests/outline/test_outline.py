@@ -262,6 +262,24 @@ def test_a_role_s_name_is_no_heading_the_slide_s_title_is():
     assert [c.title for c in outline.chapters] == ["Why memory is wasted", "Paging", "What is next"]
 
 
+def test_a_chapter_over_many_sections_is_split_at_a_slide_title():
+    topics = ["Paging", "Prefix caching", "Scheduling", "2025 Highlight: Offloading", "Routing"]
+    notes = Notes(
+        language="en",
+        sections=[
+            section(n, title, f"{title.split(': ')[-1]} is explained here.")
+            for n, title in enumerate(topics, start=1)
+        ]
+        + [section(6, "Questions", "Offloading is future work.")],
+    )
+    llm, _ = scripted_llm([plan(chapter("sec-01", "Serving the cache", "mechanism"))])
+    outline = build_outline(notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"))
+    assert [(c.title, c.sections, c.role) for c in outline.chapters] == [
+        ("Serving the cache", ["sec-01", "sec-02", "sec-03"], "mechanism"),
+        ("Offloading", ["sec-04", "sec-05", "sec-06"], "mechanism"),
+    ]
+
+
 def test_a_series_label_does_not_hide_the_talks_own_title_as_a_heading():
     from pipeline.outline import TitleCheck, chapter_title
 
