@@ -119,6 +119,10 @@ NOTES_MENTIONED = re.compile(
     r"|\bthe notes (?:say|state|mention|discuss|describe)|(?:笔记|注释)(?:中|里|提到|所述)",
     re.IGNORECASE,
 )
+# The speaker's voice: the article speaks of the speaker, never as the speaker.
+FIRST_PERSON = re.compile(
+    r"(?<![\w/])I(?:'m|'ve)?(?![\w/])|\b(?:[Ww]e(?:'re)?|[Oo]ur)\b|我们|我是"  # not I/O
+)
 SPACE_BEFORE = re.compile(r"(?<=[(\[]) | (?=[,.;:!?)\]])")
 
 
@@ -243,14 +247,20 @@ class Writer:
         ]
         return found
 
-    def copy_findings(self, text: str, claims: list[Claim]) -> list[str]:
+    def style_findings(self, text: str, claims: list[Claim]) -> list[str]:
+        """What a reviewer would rewrite but that is not wrong: runs copied from the
+        passages, the speaker's own voice ("I am a researcher at…")."""
+        found = []
         share = copied_share(text, self.cited_text(claims), self.source_language)
-        if share <= MAX_COPIED:
-            return []
-        # No number in the finding: a small model told "84% is copied" writes the 84 in.
-        return [
-            "long runs of it are copied word for word from the passages: say it in your own words"
-        ]
+        if share > MAX_COPIED:
+            # No number in the finding: a small model told "84% is copied" writes the 84 in.
+            found.append(
+                "long runs of it are copied word for word from the passages: "
+                "say it in your own words"
+            )
+        if FIRST_PERSON.search(text):
+            found.append("speaks as the speaker (I, we): say it of the speaker or the team")
+        return found
 
     def sentence_findings(self, text: str, source: str) -> list[str]:
         """What is wrong sentence by sentence: invented numbers, unsupported words, an
@@ -477,7 +487,7 @@ class Writer:
             render,
             lambda t: self.paragraph_findings(t, claims, earlier),
             lang,
-            lambda t: self.copy_findings(t, claims),
+            lambda t: self.style_findings(t, claims),
         )
         if not passed and text is not None and (rest := self.pruned(text, claims, earlier)):
             self.revisions.append(Revision(where=where, findings=findings, action="pruned"))

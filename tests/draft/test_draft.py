@@ -164,6 +164,10 @@ def test_an_acronym_spelled_out_in_words_the_talk_never_said_is_redrafted():
     seeded(spelled, "spells out KV (Key Value)")
 
 
+def test_a_paragraph_in_the_speakers_voice_is_asked_again():
+    seeded("In our benchmark, w" + GOOD[1:], "speaks as the speaker")
+
+
 def test_a_misspelt_deck_term_is_redrafted():
     seeded(GOOD.replace("PagedAttention", "paged attention"), "'PagedAttention'")
 
