@@ -9,6 +9,8 @@ from functools import lru_cache
 import opencc
 from autocorrect_py import format as autocorrect
 
+from pipeline.core.text import command_spans
+
 # Units that take a space after their number ("16 GB", "5 ms"). Not "B" (13B is a model
 # size, written together), "x"/"×" or "%" (written together).
 UNIT = r"(?:[KMGTP]i?B(?:/s)?|[KMGT]bps|[mμun]s|s|min|h|[KMG]Hz|k?W|TFLOPS|PFLOPS|tok(?:ens)?/s)"
@@ -32,7 +34,10 @@ def simplified() -> opencc.OpenCC:
 
 
 def in_code_spans(text: str) -> str:
-    """Identifiers outside existing code spans wrapped in backticks."""
+    """Command lines, and identifiers outside code spans, wrapped in backticks."""
+    if "`" not in text:
+        for start, end in reversed(command_spans(text)):
+            text = f"{text[:start]}`{text[start:end]}`{text[end:]}"
     parts = CODE_SPAN.split(text)
     return "".join(
         part if k % 2 else IDENTIFIER.sub(lambda m: f"`{m.group()}`", part)

@@ -25,6 +25,7 @@ from pipeline.core.text import (
     near_duplicate,
     numbers,
     rarity,
+    without_commands,
     word_parts,
 )
 from pipeline.deck.vocabulary import NAME_ZIPF, zipf
@@ -345,14 +346,14 @@ def strip_terms(text: str, terms: list[str]) -> str:
 
 
 def wrong_language_sentences(text: str, lang: str, terms: list[str] = ()) -> list[str]:
-    """English sentences in Chinese text or Chinese in English text; the glossary's terms
-    and short Latin names inside Chinese sentences are fine."""
+    """English sentences in Chinese text or Chinese in English text; the glossary's terms,
+    short Latin names, code and command lines inside Chinese sentences are fine."""
     wrong = []
     for sentence in split_sentences(text):
         if lang == "en" and has_cjk(sentence):
             wrong.append(sentence)
         elif lang == "zh":
-            rest = strip_terms(sentence, list(terms))
+            rest = strip_terms(without_commands(sentence), list(terms))
             latin_words = len(WORD.findall(rest))
             if latin_words >= 4 and cjk_share(rest) < CHINESE_PROSE_SHARE:
                 wrong.append(sentence)

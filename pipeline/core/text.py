@@ -10,6 +10,13 @@ from rapidfuzz import fuzz
 CJK_CHARS = "\u4e00-\u9fff"  # CJK Unified Ideographs: Chinese characters
 CJK = re.compile(f"[{CJK_CHARS}]")
 CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
+# A command line as slides show one ("python3 -m sglang.launch_server --tp 8"): a program
+# of the field, then words with no Chinese in them, one of them a flag.
+PROGRAM = re.compile(
+    r"(?<![\w`./-])(?:python3?|pip3?|uv|docker|git|curl|wget|torchrun|conda|bash|make"
+    r"|mlc_llm|vllm|sglang|llama-server|huggingface-cli)(?=\s)"
+)
+COMMAND_WORD = re.compile(rf"\s+([^\s`，。；：！？、（）{CJK_CHARS}]+)")
 # rapidfuzz ratio at or above which two paragraphs say the same thing.
 NEAR_DUPLICATE = 90
 LATIN_WORD = re.compile(r"[A-Za-z]+")
@@ -230,3 +237,26 @@ def plain_text(text: str) -> str:
     or a prompt."""
     text = RAW_CONTENT.sub("", text)
     return HTML_TAG.sub(lambda m: "" if m.group(1).lower() in HTML_ELEMENTS else m.group(0), text)
+
+
+def command_spans(text: str) -> list[tuple[int, int]]:
+    """Where `text` has a command line: its program to its last word (a word that ends
+    with a full stop or a comma is the last, without it)."""
+    spans = []
+    for program in PROGRAM.finditer(text):
+        end, words = program.end(), []
+        while (word := COMMAND_WORD.match(text, end)) is not None:
+            end, words = word.end(), [*words, word[1]]
+            if word[1][-1] in ".,;:":
+                end -= 1
+                break
+        if any(w.startswith("-") for w in words):
+            spans.append((program.start(), end))
+    return spans
+
+
+def without_commands(text: str) -> str:
+    """The text with its command lines and code spans left out."""
+    for start, end in reversed(command_spans(text)):
+        text = text[:start] + " " + text[end:]
+    return re.sub(r"`[^`]+`", " ", text)
