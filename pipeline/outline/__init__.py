@@ -34,6 +34,9 @@ MAX_TOKENS = 700
 MAX_CHAPTERS = 8
 MAX_RUN = 3  # sections a chapter may run over before it is split at a slide title
 MAX_TITLE_TOKENS = 16  # about 12 English words or 16 Chinese characters
+# A heading's length in a reply: the grammar the server is given stops the model there, so
+# a heading this long was cut ("… Prefix Caching, and Continu").
+MAX_HEADING_CHARS = 80
 # The notes listing is cut to this, whatever the talk's length (a 60-minute talk has ~60
 # sections), so the prompt stays far inside the context window.
 LISTING_TOKENS = 2400
@@ -80,7 +83,7 @@ def reply_model(section_ids: list[str]) -> type[BaseModel]:
     chapter = create_model(
         "ChapterReply",
         first_section=(section_id, ...),
-        title=(str, Field(min_length=2, max_length=80)),
+        title=(str, Field(min_length=2, max_length=MAX_HEADING_CHARS)),
         role=(role, ...),
     )
     return create_model(
@@ -158,6 +161,8 @@ class TitleCheck:
             found.append("repeats the prompt")
         if not in_language(title, self.language):
             found.append(f"not in {LANGUAGE_NAMES[self.language]}")
+        if len(title) >= MAX_HEADING_CHARS:
+            found.append("cut off at the reply's length limit")
         if estimate_tokens(title) > MAX_TITLE_TOKENS:
             found.append("too long for a heading")  # a copied line of the notes listing
         if CLOSING.fullmatch(title.strip(" !.?！。？")):
@@ -320,7 +325,7 @@ def grounded_tags(tags: list[str], evidence: Evidence) -> list[str]:
 
 
 class HeadingReply(BaseModel):
-    title: str = Field(min_length=2, max_length=80)
+    title: str = Field(min_length=2, max_length=MAX_HEADING_CHARS)
 
 
 HEADING_SIZES = {"zh": "4 to 14 Chinese characters", "en": "2 to 8 words"}

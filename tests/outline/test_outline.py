@@ -280,6 +280,16 @@ def test_a_chapter_over_many_sections_is_split_at_a_slide_title():
     ]
 
 
+def test_a_heading_cut_at_the_replys_length_limit_is_not_kept():
+    from pipeline.outline import MAX_HEADING_CHARS, TitleCheck
+
+    cut = "GPU Memory Limitations: Fixing with KV-Cache Paging, Prefix Caching, and Continu"
+    assert len(cut) == MAX_HEADING_CHARS
+    check = TitleCheck(EVIDENCE, load_prompt("outline"), "en")
+    assert "cut off at the reply's length limit" in check.problems(cut)
+    assert check.problems(cut[:60].strip()) == []
+
+
 def test_a_series_label_does_not_hide_the_talks_own_title_as_a_heading():
     from pipeline.outline import TitleCheck, chapter_title
 
