@@ -147,10 +147,14 @@ class TitleCheck:
         self.prompt_lines = prompt_lines([prompt])
         self.language = language
         self.article_titles: set[str] = set()  # a chapter's heading is not the article's
+        self.speaker_names: set[str] = set()  # nor the speaker
 
-    def taking(self, *titles: str | None) -> "TitleCheck":
-        """The check, from now on refusing the article's own title as a heading."""
+    def taking(self, *titles: str | None, speaker: str | None = None) -> "TitleCheck":
+        """The check, from now on refusing the article's own title as a heading, and the
+        speaker's name or a part of it ("Yineng" for "Yineng Zhang")."""
         self.article_titles |= {normal(t) for t in titles if t}
+        names = re.findall(r"\b[A-Z][a-z]+\b", speaker or "")
+        self.speaker_names |= {normal(n) for n in [*names, " ".join(names)] if n}
         return self
 
     def problems(self, title: str) -> list[str]:
@@ -169,6 +173,8 @@ class TitleCheck:
             found.append("a closing slide's title")  # over the talk's last points
         if normal(title) in ROLE_NAMES:
             found.append("a role's name, not what the chapter is about")
+        if normal(title) in self.speaker_names:
+            found.append("the speaker's name, not what the chapter is about")
         if normal(title) in self.article_titles:
             found.append(ARTICLE_TITLE)  # names the whole talk, not one chapter
         if SENTENCE_END.search(title.strip()):
@@ -408,7 +414,7 @@ def build_outline(
     tags = meta.tags or grounded_tags(proposed, evidence)[:3]
     if not meta.tags and len(tags) < len(proposed):
         warnings.append(f"outline: tags the talk never mentions dropped: {proposed}")
-    check = check.taking(title, meta.title)
+    check = check.taking(title, meta.title, speaker=meta.speaker)
     named = heading_namer(llm, heading, title, check) if heading else (lambda _: None)
     chapters = plan_chapters(reply, notes, check, named)
     explained = subtitle_terms(title, chapters, notes, evidence, meta)

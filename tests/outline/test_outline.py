@@ -280,6 +280,14 @@ def test_a_chapter_over_many_sections_is_split_at_a_slide_title():
     ]
 
 
+def test_the_speakers_name_is_no_heading():
+    from pipeline.outline import TitleCheck
+
+    check = TitleCheck(EVIDENCE, load_prompt("outline"), "en").taking(speaker="Ada Lindqvist")
+    assert check.problems("Ada Lindqvist") and check.problems("Lindqvist")
+    assert check.problems("Ada's paging") == []
+
+
 def test_a_heading_cut_at_the_replys_length_limit_is_not_kept():
     from pipeline.outline import MAX_HEADING_CHARS, TitleCheck
 
