@@ -69,14 +69,20 @@ def topic_scores(draft: Draft, topics: tuple[Topic, ...]) -> dict[str, int]:
     return scores
 
 
+def tag_hits(draft: Draft, topic: Topic) -> int:
+    """How many of the topic's keywords the article's tags use: its field, as it names it."""
+    tags = " ".join(draft.tags)
+    return sum(bool(term_pattern(k, plural=True).search(tags)) for k in topic.keywords)
+
+
 def assign_topic(draft: Draft, topics: tuple[Topic, ...], chosen: str | None = None) -> Topic:
     """The article's topic: the talk's own choice if the list has it, else the best score
-    (the earlier topic on a tie), else the list's last."""
+    (on a tie, the topic its tags name more, then the earlier one), else the list's last."""
     by_id = {t.id: t for t in topics}
     if chosen in by_id:
         return by_id[chosen]
     scores = topic_scores(draft, topics)
-    best = max(topics, key=lambda t: (scores[t.id], -topics.index(t)))
+    best = max(topics, key=lambda t: (scores[t.id], tag_hits(draft, t), -topics.index(t)))
     return best if scores[best.id] > 0 else topics[-1]
 
 

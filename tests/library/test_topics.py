@@ -86,3 +86,11 @@ def test_no_keyword_counts_twice():
         for a in topic.keywords:
             for b in topic.keywords:
                 assert a == b or not term_pattern(a, plural=True).fullmatch(b), (topic.id, a, b)
+
+
+def test_on_a_tie_the_topic_the_tags_name_wins():
+    # kernels comes first in the list; the tags name the architecture
+    tied = article("CUDA", "MLA.", tags=["MLA"])
+    scores = topic_scores(tied, TOPICS)
+    assert scores["kernels"] == scores["models"]
+    assert assign_topic(tied, TOPICS).id == "models"
