@@ -130,13 +130,10 @@ ARTICLE_TITLE = "the article's title"
 # A role's name is what a chapter does in the causal chain, not what it is about: a small
 # model heads chapters "Problem", "Mechanism", "Results" (twice) where the slides had
 # "DeepSeek V3 Optimization" and "Large-Scale Deployment".
-ROLE_NAMES = frozenset(
-    re.sub(r"[\W_]+", "", name.lower())
-    for names in ROLE_TITLES.values()
-    for role, title in names.items()
-    for name in (role, title, role.rstrip("s"))
-) | {"causes", "limit", "solution", "background", "introduction", "conclusion"}
-ROLE_NAMES |= {"背景", "原因", "解决方案", "结论"}
+ROLE_WORDS = [w for names in ROLE_TITLES.values() for r, t in names.items() for w in (r, t)]
+ROLE_WORDS += ["cause", "causes", "result", "limit", "solution", "background", "introduction"]
+ROLE_WORDS += ["conclusion", "背景", "原因", "解决方案", "结论"]
+ROLE_NAMES = frozenset(re.sub(r"[\W_]+", "", w.lower()) for w in ROLE_WORDS)
 
 
 class TitleCheck:
