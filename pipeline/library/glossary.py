@@ -64,10 +64,20 @@ def forms_of(term: str) -> tuple[str, ...]:
     return (term, *(entry.forms() if entry else ()))
 
 
+def term_key(term: str) -> str:
+    """The term with the plural ending of each word taken off, lower-case: "Logits Mask"
+    and "logit mask" are one term of the glossary, though decks spell them apart."""
+    words = re.split(r"[-\s]+", term.strip().lower())
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and w[-2] != "s" else w for w in words)
+
+
 def matches(sentence: str, form: str) -> list[re.Match]:
+    """Where the sentence has the form: a Chinese one as written, a Latin one as a whole
+    word in any case, spacing and number of each of its words."""
     if has_cjk(form):
         return list(re.finditer(re.escape(form), sentence))
-    return list(term_pattern(form, plural=True).finditer(sentence))
+    words = [term_pattern(w, plural=True).pattern for w in term_key(form).split()]
+    return list(re.finditer(r"[-\s]?".join(words), sentence, re.IGNORECASE))
 
 
 def defines(sentence: str, form: str) -> bool:
@@ -130,8 +140,8 @@ def candidate_terms(talks: list[PublishedTalk]) -> list[str]:
     found: dict[str, str] = {}
     for talk in talks:
         for entry in talk.evidence.glossary:
-            key = entry.term.strip().lower()
-            if key and key not in speakers and not key.isdigit():
+            key = term_key(entry.term)
+            if key and entry.term.strip().lower() not in speakers and not key.isdigit():
                 found.setdefault(key, entry.term.strip())
     return list(found.values())
 

@@ -2,10 +2,19 @@ import pytest
 
 from pipeline.core.errors import StageFailure
 from pipeline.library import build_library
-from pipeline.library.glossary import Articles, defines, glossary_of, term_id
+from pipeline.library.glossary import (
+    Articles,
+    candidate_terms,
+    defines,
+    glossary_of,
+    matches,
+    term_id,
+    term_key,
+)
 from pipeline.library.hubs import load_meetup
 from pipeline.library.paths import load_paths, prerequisites, reading_order
 from pipeline.library.relations import findings_of, grounded
+from pipeline.schema.evidence import GlossaryEntry
 from pipeline.schema.library import Contrast, Relation
 from tests.library.shelf import BASICS, PREFIX, ROUTER, SWAP, shelve
 
@@ -56,6 +65,18 @@ def test_the_glossary_holds_the_terms_two_articles_use_and_one_explains(tmp_path
     prefix = glossary["prefix caching"]
     assert prefix.explained.slug == PREFIX and prefix.explained.zh.startswith("前缀缓存")
     assert term_id("KV cache") == "kv-cache"
+
+
+def test_a_term_two_decks_spell_in_another_number_is_one_term(tmp_path):
+    assert term_key("Logits Mask") == term_key("logit masks") == "logit mask"
+    assert term_key("process") == "process" and term_key("bus") == "bus"
+    assert [m[0] for m in matches("Each logit mask is built once.", "Logits Mask")] == [
+        "logit mask"
+    ]
+    assert not matches("A logitmask.", "logit mask")
+    talks = shelve(tmp_path / "outputs", tmp_path / "inputs")
+    talks[0].evidence.glossary.append(GlossaryEntry(term="KV Caches"))
+    assert len([t for t in candidate_terms(talks) if term_key(t) == "kv cache"]) == 1
 
 
 def test_a_path_puts_an_article_after_those_that_explain_what_it_builds_on(tmp_path):
