@@ -72,16 +72,48 @@ def spelled_before(text: str) -> list[tuple[str, str]]:
     return found
 
 
+def misspelled_before(text: str) -> list[tuple[str, str]]:
+    """Acronyms in brackets after as many capitalised words as they have letters, the
+    first the same, the others not: "Multi-Head Attention (MLA)" names another thing."""
+    found = []
+    for match in ACRONYM_AFTER.finditer(text):
+        acronym = match[1].rstrip("s")
+        words: list[str] = []
+        for word in reversed(WORDS_BEFORE.findall(text[: match.start()])[-len(acronym) :]):
+            if sum(len(w.split("-")) for w in words) >= len(acronym):
+                break
+            words.insert(0, word)
+        parts = [p for w in words for p in w.split("-") if p]
+        initials = "".join(p[0] for p in parts)
+        if (
+            len(parts) == len(acronym)
+            and initials.isupper()
+            and initials[0] == acronym[0].upper()
+            and initials != acronym.upper()
+        ):
+            found.append((match[1], " ".join(words)))
+    return found
+
+
+def folded(text: str) -> str:
+    return " ".join(re.split(r"[-\s]+", text.lower()))
+
+
 def expansions(text: str, source: str) -> list[str]:
     """Acronyms the text spells out with words its source does not have, in brackets
     after the acronym or, from an English source, before it (a translation of
-    "多头注意力（MHA）" rightly writes "Multi-Head Attention (MHA)")."""
+    "多头注意力（MHA）" rightly writes "Multi-Head Attention (MHA)"), or with words that
+    are not its initials and that the source does not put before it."""
     found = []
-    before = spelled_before(text) if not CJK.search(source) else []
+    english = not CJK.search(source)
+    before = spelled_before(text) if english else []
     for acronym, spelled in [*EXPANSION.findall(text), *before]:
         words = [w for w in re.findall(r"[A-Za-z]+", spelled) if len(w) > 2]
         if any(w.lower() not in source.lower() for w in words):
             found.append(f"{acronym} ({spelled.strip()})")
+    for acronym, spelled in misspelled_before(text) if english else []:
+        if folded(f"{spelled} ({acronym})") not in folded(source):
+            found.append(f"{acronym} ({spelled})")
     return found
 
 

@@ -55,3 +55,15 @@ def test_an_acronym_spelled_out_before_its_brackets_is_an_expansion_too():
     assert spelled_before("Model Deployment Orchestration (OME) is an operator.") == []
     # a translation from Chinese may spell out what the Chinese writes in Chinese
     assert expansions(text, "它在多层注意力（MLA）和多头注意力（MHA）之间切换。") == []
+
+
+def test_an_acronym_after_words_that_are_not_its_initials_is_a_finding():
+    source = "DeepSeek uses MLA, multi-head latent attention, not multi-head attention."
+    wrong = "DeepSeek replaces it with Multi-Head Attention (MLA)."
+    assert expansions(wrong, source) == ["MLA (Multi-Head Attention)"]
+    assert expansions("It uses Multi-Head Latent Attention (MLA).", source) == []
+    # words that are not one letter each, or another first letter: no spelling at all
+    assert expansions("It runs on the SGLang Runtime (SRT).", "the SRT") == []
+    assert expansions("Model Deployment Orchestration (OME) is an operator.", "OME") == []
+    # the source's own words stand, right or wrong
+    assert expansions(wrong, "It is Multi-head attention (MLA).") == []
