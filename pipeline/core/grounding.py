@@ -141,6 +141,20 @@ def without_stray_words(text: str) -> tuple[str, list[str]]:
     return (kept, [pieces[k] for k in sorted(stray)]) if stray else (text.strip(), [])
 
 
+# "Yineng Zhang is the Yineng Zhang.", "KV 缓存是 KV 缓存。": the subject said again as what it
+# is, and nothing more (a definition goes on: "the cache is the cache of keys").
+TAUTOLOGY = re.compile(
+    r"^(?:the\s+)?(\w[\w .-]{1,60}?)\s*(?:is|are|是)\s*(?:the\s+|a\s+|an\s+)?\1"
+    r"\s*[.,;:!?。，；：！？]?$",
+    re.IGNORECASE,
+)
+
+
+def tautologies(text: str) -> list[str]:
+    """Sentences that say their subject is itself: nothing a reader learns."""
+    return [s for s in split_sentences(text) if TAUTOLOGY.match(s.strip())]
+
+
 def latin_tokens(text: str) -> list[str]:
     """Content words in Latin letters, lowercased, without function words."""
     words = [w.lower() for w in WORD.findall(text)]

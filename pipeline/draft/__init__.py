@@ -43,6 +43,7 @@ from pipeline.core.grounding import (
     prompt_lines,
     split_sentences,
     support,
+    tautologies,
     unsupported_sentences,
     without_repeats,
     without_stray_words,
@@ -269,6 +270,7 @@ class Writer:
         found += [f"unsupported: {s!r}" for s in unsupported_sentences(text, source)]
         found += binding_findings(text, source)
         found += [f"a stray word, not a sentence: {s!r}" for s in without_stray_words(text)[1]]
+        found += [f"says its subject is itself: {s!r}" for s in tautologies(text)]
         return found + self.common_findings(text, self.source_language)
 
     def pruned(self, text: str, claims: list[Claim], earlier: list[str]) -> str | None:

@@ -18,6 +18,7 @@ from pipeline.core.grounding import (
     prompt_lines,
     repeats,
     support,
+    tautologies,
     unsupported_sentences,
     without_repeats,
     without_stray_words,
@@ -216,3 +217,14 @@ def test_a_stray_word_is_not_a_sentence():
     )
     for prose in ("It uses e.g. paging here.", "See Fig. 3. It works.", "xgrammar."):
         assert without_stray_words(prose) == (prose, [])
+
+
+def test_a_sentence_that_says_its_subject_is_itself_is_found():
+    said = "SGLang is fast. Yineng Zhang is the Yineng Zhang. 前缀缓存是前缀缓存。"
+    assert tautologies(said) == ["Yineng Zhang is the Yineng Zhang.", "前缀缓存是前缀缓存。"]
+    for sentence in (
+        "The cache is the cache of keys.",  # a definition goes on
+        "This is this year's result.",
+        "Yineng Zhang is the Yineng Zhang of SGLang.",
+    ):
+        assert tautologies(sentence) == []

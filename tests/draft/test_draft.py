@@ -577,5 +577,9 @@ def test_a_name_the_glossary_gives_a_chinese_form_may_be_written_in_it():
     ]
 
 
+def test_a_sentence_saying_its_subject_is_itself_is_redrafted():
+    seeded(GOOD + " PagedAttention is the PagedAttention.", "says its subject is itself")
+
+
 def test_a_stray_word_strung_onto_a_paragraph_is_redrafted():
     seeded(GOOD + " PagedAttention.", "a stray word, not a sentence: 'PagedAttention.'")
