@@ -155,6 +155,20 @@ def tautologies(text: str) -> list[str]:
     return [s for s in split_sentences(text) if TAUTOLOGY.match(s.strip())]
 
 
+# The notes a model is given are no part of the talk: "according to the notes", "Yineng
+# Zhang is the author of the note", 笔记中提到.
+NOTES_MENTIONED = re.compile(
+    r"\b(?:in|from|by|of|according to) (?:the|these|those|this) notes?\b"
+    r"|\b(?:the|this) notes? (?:says?|states?|mentions?|discuss(?:es)?|describes?)\b"
+    r"|(?:笔记|注释)(?:中|里|提到|所述)|(?:本|该|这篇|这份)笔记",
+    re.IGNORECASE,
+)
+
+
+def speaks_of_notes(text: str) -> bool:
+    return bool(NOTES_MENTIONED.search(text))
+
+
 def latin_tokens(text: str) -> list[str]:
     """Content words in Latin letters, lowercased, without function words."""
     words = [w.lower() for w in WORD.findall(text)]

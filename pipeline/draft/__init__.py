@@ -41,6 +41,7 @@ from pipeline.core.grounding import (
     misbound_numbers,
     missing_numbers,
     prompt_lines,
+    speaks_of_notes,
     split_sentences,
     support,
     tautologies,
@@ -115,11 +116,6 @@ COMMON_ENGLISH = 4.0  # zipf: "Blocks" is a word capitalised, "Huawei" (3.3) a n
 QUESTION_MARKS = ("?", "？")
 # The prompt's word for its input, said back to the reader ("the strategies discussed in
 # the notes"): the reader has no notes.
-NOTES_MENTIONED = re.compile(
-    r"\b(?:in|from|by|of|according to) (?:the|these|those) notes\b"
-    r"|\bthe notes (?:say|state|mention|discuss|describe)|(?:笔记|注释)(?:中|里|提到|所述)",
-    re.IGNORECASE,
-)
 # The speaker's voice: the article speaks of the speaker, never as the speaker.
 FIRST_PERSON = re.compile(
     r"(?<![\w/])I(?:'m|'ve)?(?![\w/])|\b(?:[Ww]e(?:'re)?|[Oo]ur)\b|我们|我是"  # not I/O
@@ -332,7 +328,7 @@ class Writer:
 
     def common_findings(self, text: str, language: str) -> list[str]:
         found = ["repeats the instructions"] if is_echo(text, self.echo_lines) else []
-        if NOTES_MENTIONED.search(text):
+        if speaks_of_notes(text):
             found.append("speaks of the notes: say what they say, as the article's own")
         found += [
             f"not in {LANGUAGE_NAMES[language]}: {s!r}"

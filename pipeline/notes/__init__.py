@@ -20,6 +20,7 @@ from pipeline.core.grounding import (
     invented_numbers,
     mentions,
     sentences_by_line,
+    speaks_of_notes,
     split_sentences,
     support,
 )
@@ -93,6 +94,8 @@ def problems(claim: Claim, units: dict[str, EvidenceUnit]) -> list[str]:
         found.append(f"support {score:.2f} against {', '.join(claim.units)}")
     if len(content_tokens(URL.sub(" ", claim.statement))) < MIN_CONTENT_TOKENS:
         found.append("too short to state a fact")
+    if speaks_of_notes(claim.statement):
+        found.append("speaks of the notes, not of the talk")
     return found
 
 

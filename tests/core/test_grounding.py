@@ -17,6 +17,7 @@ from pipeline.core.grounding import (
     pair_support,
     prompt_lines,
     repeats,
+    speaks_of_notes,
     support,
     tautologies,
     unsupported_sentences,
@@ -228,3 +229,10 @@ def test_a_sentence_that_says_its_subject_is_itself_is_found():
         "Yineng Zhang is the Yineng Zhang of SGLang.",
     ):
         assert tautologies(sentence) == []
+
+
+def test_a_text_that_speaks_of_the_notes_it_was_given_is_found():
+    for text in ("Yineng Zhang is the author of the note.", "According to the notes, it is 2x.",
+                 "笔记中提到了 KV cache。", "The note says it is fast."):  # fmt: skip
+        assert speaks_of_notes(text), text
+    assert not speaks_of_notes("The release notes list 12 fixes; a notebook runs the demo.")

@@ -98,6 +98,12 @@ def test_a_number_a_slide_shows_comes_back_as_its_line_though_speech_said_it():
     assert statements == {(said, "t-00:00:43"), ("52.3k input token/s/node", "s-05")}
 
 
+def test_a_claim_that_speaks_of_the_notes_is_dropped():
+    # the notes are what the model is given, not what the talk says
+    notes, _ = notes_with(claim("The notes say the KV cache memory is wasted.", ["t-00:00:00"]))
+    assert notes.sections[0].dropped[0].reason == "speaks of the notes, not of the talk"
+
+
 def test_an_llm_that_answers_garbage_leaves_the_sections_sentences_as_a_fallback():
     llm, _ = scripted_llm(["garbage"] * 3)
     notes = build_notes(EVIDENCE, [], llm, load_prompt("notes"), NotesOptions())
