@@ -237,11 +237,17 @@ def chapter_title(
     role,
     check: TitleCheck,
     named: Callable[[list[Section]], str | None] = lambda _: None,
+    taken: frozenset[str] = frozenset(),
 ) -> str | None:
     """The model's heading if it can stand and names only what its chapter says; else a
     whole slide title of the chapter (a heading the speaker chose), a heading `named` for
     the chapter alone, the names its notes are about, or its role's name; None when
-    nothing fits (the chapter then joins the one before: "Part 4" names nothing)."""
+    nothing fits (the chapter then joins the one before: "Part 4" names nothing). No
+    heading of `taken` (an earlier chapter's, in normal()'s form) heads a second one."""
+
+    def free(heading: str | None) -> bool:
+        return bool(heading) and normal(heading) not in taken
+
     for candidate in [title.strip(), *(s.title for s in sections if s.title)]:
         if check.problems(candidate):
             continue
@@ -250,16 +256,17 @@ def chapter_title(
         if ARTICLE_TITLE in found:  # "Technique2: <the talk's title>" names the whole talk
             continue
         chosen = candidate if found else shorter
-        if not unsaid_names(chosen, sections):
+        if free(chosen) and not unsaid_names(chosen, sections):
             return chosen
-    if heading := named(sections):
+    if free(heading := named(sections)):
         return heading
     terms = list(dict.fromkeys(t for s in sections for c in s.claims for t in c.terms))
     joint = "与" if check.language == "zh" else " and "
     for named in (joint.join(terms[:2]), *terms[:1]):
-        if named and not check.problems(named):
+        if free(named) and not check.problems(named):
             return named
-    return ROLE_TITLES[check.language][role] if role else None
+    role_title = ROLE_TITLES[check.language][role] if role else None
+    return role_title if free(role_title) else None
 
 
 def split_long_runs(by_start: dict, notes: Notes) -> None:
@@ -309,7 +316,9 @@ def plan_chapters(
         role = None if proposed.role == "none" else proposed.role
         if role == "results" and not any(numbers(c.statement) for c in claims):
             role = None  # a "results" chapter without a single measured number
-        title = chapter_title(proposed.title, sections, role, check, named)
+        # The chapter before may share the heading (the two then become one), no other.
+        taken = frozenset(normal(c.title) for c in chapters[:-1])
+        title = chapter_title(proposed.title, sections, role, check, named, taken)
         # Nothing to say, no heading of its own, or the heading of the chapter before:
         # its sections join that chapter.
         if chapters and (not claims or title is None or title == chapters[-1].title):

@@ -171,6 +171,20 @@ def test_two_chapters_with_one_heading_become_one():
     assert [c.sections for c in outline.chapters] == [["sec-01", "sec-02", "sec-03"]]
 
 
+def test_a_heading_of_an_earlier_chapter_does_not_head_a_later_one():
+    outline, _ = outline_with(
+        chapter("sec-01", "Where memory goes", "problem"),
+        chapter("sec-02", "How paging works", "mechanism"),
+        chapter("sec-03", "Where memory goes", "none"),  # the plan said it twice
+    )
+    # the third chapter takes its slide's title instead
+    assert [c.title for c in outline.chapters] == [
+        "Where memory goes",
+        "How paging works",
+        "What is next",
+    ]
+
+
 def test_a_title_gets_a_subtitle_naming_what_its_mechanism_chapters_explain():
     from pipeline.outline import subtitle_terms
     from pipeline.outline import with_subtitle as subtitled
