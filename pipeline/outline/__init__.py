@@ -32,7 +32,7 @@ from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Sec
 
 MAX_TOKENS = 700
 MAX_CHAPTERS = 8
-MAX_RUN = 3  # sections a chapter may run over before it is split at a slide title
+MAX_RUN = 3  # sections a chapter may run over before it is split (at a slide title)
 MAX_TITLE_TOKENS = 16  # about 12 English words or 16 Chinese characters
 # A heading's length in a reply: the grammar the server is given stops the model there, so
 # a heading this long was cut ("… Prefix Caching, and Continu").
@@ -274,17 +274,26 @@ def split_long_runs(by_start: dict, notes: Notes) -> None:
     slide title of its own (the one nearest the middle of the longest run first), up to
     MAX_CHAPTERS: a small model planning a talk puts its last six topics under one
     heading. A piece takes the slide's title as its proposed heading, and the role of the
-    chapter it was cut from."""
+    chapter it was cut from. A talk without slides is split at the middle of the run, the
+    piece named from its notes."""
     sections = notes.sections
+    untitled = not any(s.title for s in sections)
+
+    def may_open(k: int) -> bool:
+        title = sections[k].title
+        return untitled or (
+            bool(title)
+            and normal(title) != normal(sections[k - 1].title or "")
+            and not CLOSING.fullmatch(title.strip(" !.?！。？"))
+        )
+
     while len(by_start) < MAX_CHAPTERS:
         cuts = [
             (-len(run), abs(k - (run.start + run.stop) / 2), k, run.start)
             for run in spans(sorted(by_start), len(sections))
             if len(run) > MAX_RUN
             for k in run[1:]
-            if sections[k].title
-            and normal(sections[k].title) != normal(sections[k - 1].title or "")
-            and not CLOSING.fullmatch(sections[k].title.strip(" !.?！。？"))
+            if may_open(k)
         ]
         if not cuts:
             return

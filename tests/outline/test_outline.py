@@ -294,6 +294,25 @@ def test_a_chapter_over_many_sections_is_split_at_a_slide_title():
     ]
 
 
+def test_a_long_chapter_of_a_talk_without_slides_is_split_at_its_middle_and_named():
+    topics = ["Paging", "Prefix caching", "Scheduling", "Offloading", "Routing", "Batching"]
+    notes = Notes(
+        language="en",
+        sections=[
+            section(n, "", f"{topic} is explained here.") for n, topic in enumerate(topics, 1)
+        ],
+    )
+    replies = [plan(chapter("sec-01", "Serving the cache", "mechanism"))]
+    llm, _ = scripted_llm([*replies, json.dumps({"title": "Offloading and routing"})])
+    outline = build_outline(
+        notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"), load_prompt("outline_heading")
+    )
+    assert [(c.title, c.sections) for c in outline.chapters] == [
+        ("Serving the cache", ["sec-01", "sec-02", "sec-03"]),
+        ("Offloading and routing", ["sec-04", "sec-05", "sec-06"]),
+    ]
+
+
 def test_the_speakers_name_is_no_heading():
     from pipeline.outline import TitleCheck
 
