@@ -12,7 +12,7 @@ explain.
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
@@ -231,6 +231,16 @@ def unsaid_names(heading: str, sections: list[Section]) -> list[str]:
     ]
 
 
+def distinct_terms(terms: Iterable[str]) -> list[str]:
+    """The terms in order, without one that is part of an earlier one or has it as its
+    part: "SGLang and SGLang Core Maintainer" heads nothing."""
+    kept: list[str] = []
+    for term in terms:
+        if not any(normal(term) in normal(k) or normal(k) in normal(term) for k in kept):
+            kept.append(term)
+    return kept
+
+
 def chapter_title(
     title: str,
     sections: list[Section],
@@ -260,7 +270,7 @@ def chapter_title(
             return chosen
     if free(heading := named(sections)):
         return heading
-    terms = list(dict.fromkeys(t for s in sections for c in s.claims for t in c.terms))
+    terms = distinct_terms(t for s in sections for c in s.claims for t in c.terms)
     joint = "与" if check.language == "zh" else " and "
     for named in (joint.join(terms[:2]), *terms[:1]):
         if free(named) and not check.problems(named):

@@ -163,6 +163,18 @@ def test_a_chapter_without_a_heading_of_its_own_joins_the_one_before():
     assert not any(c.title.startswith("Part") for c in outline.chapters)
 
 
+def test_a_heading_of_two_terms_never_names_one_inside_the_other():
+    notes = untitled(NOTES)
+    notes.sections[1].claims[0].terms = ["SGLang", "SGLang Core Maintainer", "Together AI"]
+    reply = plan(
+        chapter("sec-01", "Where memory goes", "problem"),
+        chapter("sec-02", "wastes 60 to 80 percent of memory", "none"),  # a cut line
+    )
+    llm, _ = scripted_llm([reply])
+    outline = build_outline(notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"))
+    assert outline.chapters[1].title == "SGLang and Together AI"
+
+
 def test_two_chapters_with_one_heading_become_one():
     outline, _ = outline_with(
         chapter("sec-01", "Where memory goes", "problem"),
