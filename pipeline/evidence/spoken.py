@@ -47,6 +47,17 @@ RECORDING_TALK = re.compile(
     r"|欢迎(?:大家)?(?:来)?(?:指正|吐槽|留言|评论)|评论区|留言区"
     r"|(?i:\blike and subscribe\b|\bsubscribe to (?:the|my|our) channel\b)"
 )
+# Words a lecturer opens a clause with that say nothing in writing ("那这几个框架", "其实类似
+# 于", "说实话"), and the particles that end a spoken clause ("TGI啦", "对吧嘛"). "那" that
+# points at something (那些, 那个, 那就是) stays, and so does "的话" of a condition left
+# without its comma.
+CLAUSE_START = r"(?:^|(?<=[，。！？；：、,.!?;:\s]))"
+DISCOURSE_FILLERS = re.compile(
+    CLAUSE_START
+    + r"(?:那么(?=[，,])|那(?![些个种里样时么儿边就是年天次位])|其实|说实话|说白了)[，,]?"
+    r"|(?<=[^\s，。！？,.!?])(?:啦|嘛|哦|呀)(?=[，。！？,.!?\s]|$)"
+    r"|(?<=另外)的话"
+)
 SENTENCE_PAUSE_S = 0.6  # a pause this long between two cues ends a sentence
 CJK_END = re.compile(f"[{CJK_CHARS}]$")
 CJK_START = re.compile(f"^[{CJK_CHARS}]")
@@ -65,11 +76,18 @@ def is_recording_talk(text: str) -> bool:
 
 
 def without_fillers(text: str) -> str:
-    """The cue without the interjections and greeting it opens with; empty if it is
-    nothing else."""
+    """The cue without the interjections and greeting it opens with, and in Chinese
+    without its spoken clause openers and particles; empty if it is nothing else."""
     if FILLER_ONLY.match(text):
         return ""
-    return GREETING.sub("", LEADING_FILLERS.sub("", text.strip()))
+    text = GREETING.sub("", LEADING_FILLERS.sub("", text.strip()))
+    if not re.search(f"[{CJK_CHARS}]", text):
+        return text
+    for _ in range(3):  # "那说实话，…": one opener after another
+        text, before = DISCOURSE_FILLERS.sub("", text).strip(), text
+        if text == before:
+            break
+    return text
 
 
 def joint(before: str, after: str, pause_s: float) -> str | None:

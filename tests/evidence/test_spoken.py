@@ -18,6 +18,17 @@ def test_credits_and_fillers_are_not_content():
     assert without_fillers("大家好像都用 vLLM") == "大家好像都用 vLLM"  # 好像: not a greeting
 
 
+def test_spoken_chinese_clause_openers_and_particles_are_left_out():
+    assert without_fillers("那这几个，其实都是开源的") == "这几个，都是开源的"
+    assert without_fillers("那说实话，这一期讲 TGI啦，另外的话还有 vLLM") == (
+        "这一期讲 TGI，另外还有 vLLM"
+    )
+    # "那" that points at something, and a condition's "的话", are words
+    for said in ("那就是 TGI", "那些框架都开源", "那个调度器", "如果显存不够的话，就换出"):
+        assert without_fillers(said) == said
+    assert without_fillers("So that is it.") == "So that is it."
+
+
 def test_talk_about_the_recording_is_not_content():
     for aside in (
         "这节课我录了三遍真不容易",
