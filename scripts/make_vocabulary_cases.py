@@ -19,7 +19,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_example_talk import synthesize  # noqa: E402
+from make_example_talk import SEED, synthesize  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "benchmarks" / "cases" / "vocabulary.yaml"
@@ -61,7 +61,8 @@ def build(out_dir: Path = OUT) -> dict[str, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     recordings = {}
     for case in load_cases():
-        target = out_dir / f"{hashlib.sha256(case.spoken.encode()).hexdigest()[:16]}.wav"
+        key = f"{SEED}:{case.spoken}"  # a recording of another seed is another recording
+        target = out_dir / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.wav"
         if not target.exists():
             synthesize(case.spoken, target)
         recordings[case.id] = target
