@@ -77,6 +77,7 @@ CHECK_PROBLEMS = {
         "有章节标题只是角色名或与别的章节重复",
         "a chapter's heading is a role's name or another chapter's",
     ),
+    "own_words": ("正文大段照搬转写原话", "much of the text is the transcript word for word"),
 }
 LABELS = {"推荐收录": "Recommended", "需修改": "Needs revision", "不推荐收录": "Not recommended"}
 LANGUAGE_WORDS = {"zh": {"en": "英文", "zh": "中文"}, "en": {"en": "English", "zh": "Chinese"}}

@@ -90,6 +90,7 @@ def test_a_faithful_pair_passes_every_check_and_carries_the_revisions():
             "Startups",
         ),
         (EN, [ZH[0], "缓存按需分配，每块 32 个 token。"], None, "numbers_grounded", "zh §1¶2"),
+        ([EVIDENCE.units[0].text, EN[1]], ZH, None, "own_words", "en: 52% of the text is"),
     ],
 )
 def test_a_seeded_fault_fails_its_check(en, zh, title, check, finding):
