@@ -31,6 +31,8 @@ so a short name may be corrected, under rules that put precision first:
   ending it was said with ("Smart Profetching" while the slide shows "Smart prefetch"):
   six letters or more, the same first and last two letters ("scheduler" is another word
   than the slide's "schedule"), a rapidfuzz ratio of 85 or more, one candidate only;
+- a name with digits heard in two to four pieces ("Qwen 3, 8B" while the slide shows
+  Qwen3-8B) takes the slide's form when the pieces spell it exactly, digits and all;
 - a word framed by the slide's words takes the slide's word between them: "the DeepSeek
   KDI price" while the slide shows "DeepSeek API price". The heard word is no English word,
   no term of the deck and nowhere on the slide, and it is about as long as the slide's.
@@ -148,6 +150,45 @@ def runs_corrected(text: str, start: float, slide: int, names: set[str], correct
                 heard = text[run[0].start() : run[-1].end()]
                 corrections.append(correction(start, heard, candidates[0], slide))
                 out += [text[done : run[0].start()], candidates[0]]
+                done, i = run[-1].end(), i + count
+                break
+        else:
+            i += 1
+    return "".join(out) + text[done:]
+
+
+# A model's name heard in pieces, its numbers apart: "Qwen 3, 8B" while the slide shows
+# Qwen3-8B. Speech recognition puts a comma where the speaker paused, so a comma may part
+# the pieces; they must then spell the name exactly, digits and all.
+TOKEN = re.compile(r"[A-Za-z0-9]+(?:\.[0-9]+)*")
+PIECE_GAP = re.compile(r",? |-")
+
+
+def pieces_corrected(
+    text: str, start: float, slide: int, names: set[str], corrections: list
+) -> str:
+    """Names with digits heard as two to four pieces take the slide's form."""
+    numbered = {squash(n): n for n in names if digits(n) and not n.isdigit()}
+    tokens = list(TOKEN.finditer(text))
+    out, done, i = [], 0, 0
+    while i < len(tokens):
+        for count in RUN_WORDS:
+            run = tokens[i : i + count]
+            gaps = [text[a.end() : b.start()] for a, b in zip(run, run[1:], strict=False)]
+            if len(run) < count or not all(PIECE_GAP.fullmatch(g) for g in gaps):
+                continue
+            name = numbered.get(squash("".join(t.group() for t in run)))
+            heard = text[run[0].start() : run[-1].end()]
+            pieces = [t.group() for t in run]
+            # a piece that is a name of its own was heard whole ("GLM4.5 and GLM4.6")
+            if (
+                name
+                and heard != name
+                and any(digits(p) for p in pieces)
+                and not any(slide_names(p) for p in pieces)
+            ):
+                corrections.append(correction(start, heard, name, slide))
+                out += [text[done : run[0].start()], name]
                 done, i = run[-1].end(), i + count
                 break
         else:
@@ -378,6 +419,7 @@ def correct_on_screen(
     names = slide_names(shown)
     text = names_corrected(text, start, slide, names, deck_terms, corrections)
     text = runs_corrected(text, start, slide, names, corrections)
+    text = pieces_corrected(text, start, slide, names, corrections)
     text = numbers_corrected(text, start, slide, shown, corrections)
     text = thousands_corrected(text, start, slide, shown, corrections)
     text = words_corrected(text, start, slide, shown, corrections)

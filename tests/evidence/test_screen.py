@@ -103,6 +103,17 @@ def test_a_name_heard_as_several_words_takes_the_slides_form():
     assert corrected(said, slide="Powers large-scale training for GLM4.5andGLM4.6") == (said, [])
 
 
+def test_a_model_name_heard_in_pieces_takes_the_slides_form():
+    slide = "slime achieves 100% reproducible RL training on Qwen3-8B"
+    assert corrected("training on Qwen 3, 8B.", slide=slide) == (
+        "training on Qwen3-8B.",
+        [("Qwen 3, 8B", "Qwen3-8B", 4, 30.0)],
+    )
+    # pieces that do not spell it exactly, and the name as shown, stay
+    for said in ("training on Qwen 3, 7B.", "training on Qwen3-8B.", "Qwen 3 and 8 GPUs"):
+        assert corrected(said, slide=slide) == (said, [])
+
+
 def test_a_word_framed_by_the_slides_words_takes_the_slides_word():
     slide = "Performance at (May. 2025)\n5x cheaper than DeepSeek API price"
     assert corrected("five times cheaper than the DeepSeek KDI price.", slide=slide) == (
