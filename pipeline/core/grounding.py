@@ -90,7 +90,16 @@ DUMP_MIN_CJK = 40
 # A title is a slide fragment when it sits inside a longer line of a slide or of speech.
 FRAGMENT_MIN_WORDS = 3
 FRAGMENT_MIN_CJK = 6
-SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[A-Z0-9\"'({CJK_CHARS}])|(?<=[。！？；])")
+# A full stop that ends an abbreviation ends no sentence: "vs. static batching", and a
+# month or "No." before a number ("Performance at (May. 2025) — 22.3k output token/s").
+NOT_AN_END = "".join(rf"(?<!\b{re.escape(a)})" for a in ("vs.", "e.g.", "i.e.", "cf.", "Fig."))
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov")
+NOT_AN_END_BEFORE_NUMBER = "".join(rf"(?<!\b{m}\.)" for m in (*MONTHS, "Dec", "No"))
+SENTENCE_END = re.compile(
+    rf"(?<=[.!?]){NOT_AN_END}\s+(?=[A-Z\"'({CJK_CHARS}])"
+    rf"|(?<=[.!?]){NOT_AN_END}{NOT_AN_END_BEFORE_NUMBER}\s+(?=[0-9])"
+    r"|(?<=[。！？；])"
+)
 CLAUSE_END = re.compile(r"(?<=[.;:!?。；：！？])\s*")
 # Any sentence end: a name that starts in lower case ("… Leaderboard. xgrammar.") too.
 ANY_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
@@ -359,8 +368,18 @@ def kept_terms(terms: list[str]) -> list[str]:
     return [t for t in terms if name_parts(t)]
 
 
+# The reply format our prompts ask for, said back inside a reply ("Slime, 输出 JSON：{，一个
+# RL 训练框架"): never the talk's. Plain "输出 JSON" is: a talk on constrained decoding says it.
+REPLY_FORMAT = re.compile(
+    r"输出\s*JSON\s*[：:]\s*\{|\bReply (?:as|with) JSON\b|\{\s*\"(?:text|title|claims)\"\s*:"
+)
+
+
 def is_echo(text: str, lines: list[str]) -> bool:
-    """Short text ("How it works") matches some part of a prompt line by chance."""
+    """Text that says a prompt line back, or our reply format; short text ("How it works")
+    matches some part of a prompt line by chance."""
+    if REPLY_FORMAT.search(text):
+        return True
     if len(text.strip()) < ECHO_MIN_CHARS:
         return False
     lowered = text.lower()

@@ -18,6 +18,7 @@ from pipeline.core.grounding import (
     prompt_lines,
     repeats,
     speaks_of_notes,
+    split_sentences,
     support,
     tautologies,
     unsupported_sentences,
@@ -236,3 +237,22 @@ def test_a_text_that_speaks_of_the_notes_it_was_given_is_found():
                  "笔记中提到了 KV cache。", "The note says it is fast."):  # fmt: skip
         assert speaks_of_notes(text), text
     assert not speaks_of_notes("The release notes list 12 fixes; a notebook runs the demo.")
+
+
+def test_an_abbreviation_ends_no_sentence():
+    line = "Performance at (May. 2025) — 22.3k output token/s/node. It beats static vs. TGI."
+    assert split_sentences(line) == [
+        "Performance at (May. 2025) — 22.3k output token/s/node.",
+        "It beats static vs. TGI.",
+    ]
+    assert split_sentences("It ran at 2.8x. 100 GPUs ran it.") == [
+        "It ran at 2.8x.",
+        "100 GPUs ran it.",
+    ]
+
+
+def test_the_reply_format_said_back_is_an_echo_and_json_in_prose_is_not():
+    assert is_echo("Slime, 输出 JSON：{，一个 RL 训练框架", [])
+    assert is_echo('Reply as JSON: {"text": the sentence}', [])
+    assert not is_echo("约束解码让模型输出 JSON 格式的结果。", [])
+    assert not is_echo('The schema is {"type": "object"}.', [])
