@@ -33,6 +33,13 @@ from pipeline.notes.sections import split_sections
 from pipeline.schema import Claim, DroppedClaim, Evidence, EvidenceUnit, Notes, Section
 
 MAX_TOKENS = 900
+# A claim of a slide's lines that opens with a pronoun has lost its subject: from a title
+# slide ("Yineng Zhang / SGLang Core Maintainer / … at Together AI") a small model writes
+# "It is maintained by SGLang Core Maintainer at SGLang project."
+PRONOUN_SUBJECT = re.compile(
+    r"^\s*(?:(?:It|They)\b|(?:This|That|These|Those)\s+(?:is|are|was|were|has|have|can|will|"
+    r"does|do|makes|allows|enables|gives|means)\b|它们?)"
+)
 MAX_STATEMENT_CHARS = 300
 MAX_EXCERPT_CHARS = 220
 MAX_WINDOW_CHARS = 100
@@ -96,6 +103,9 @@ def problems(claim: Claim, units: dict[str, EvidenceUnit]) -> list[str]:
         found.append("too short to state a fact")
     if speaks_of_notes(claim.statement):
         found.append("speaks of the notes, not of the talk")
+    slides_only = all(units[u].kind == "slide" for u in claim.units if u in units)
+    if slides_only and PRONOUN_SUBJECT.match(claim.statement):
+        found.append("says 'it' of nothing: a slide's line names what it is about")
     return found
 
 

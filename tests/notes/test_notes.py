@@ -104,6 +104,20 @@ def test_a_claim_that_speaks_of_the_notes_is_dropped():
     assert notes.sections[0].dropped[0].reason == "speaks of the notes, not of the talk"
 
 
+def test_a_claim_of_a_slide_that_opens_with_a_pronoun_has_lost_its_subject():
+    title_slide = "Open Source Model Performance\nAda Lindqvist\nPrincipal Researcher at Paging AI"
+    evidence = Evidence(
+        language="en",
+        units=[EvidenceUnit(id="s-01", kind="slide", text=title_slide, slide=1)],
+    )
+    said = ["It is Principal Researcher at Paging AI.", "Ada Lindqvist is Principal Researcher."]
+    llm, _ = scripted_llm([json.dumps({"claims": [claim(s, ["s-01"]) for s in said]})])
+    notes = build_notes(evidence, [], llm, load_prompt("notes"), NotesOptions())
+    [dropped] = notes.sections[0].dropped
+    assert dropped.statement == said[0] and "says 'it' of nothing" in dropped.reason
+    assert [c.statement for c in notes.sections[0].claims] == [said[1]]
+
+
 def test_an_llm_that_answers_garbage_leaves_the_sections_sentences_as_a_fallback():
     llm, _ = scripted_llm(["garbage"] * 3)
     notes = build_notes(EVIDENCE, [], llm, load_prompt("notes"), NotesOptions())
