@@ -251,8 +251,8 @@ def chapter_title(
 ) -> str | None:
     """The model's heading if it can stand and names only what its chapter says; else a
     whole slide title of the chapter (a heading the speaker chose), a heading `named` for
-    the chapter alone, the names its notes are about, or its role's name; None when
-    nothing fits (the chapter then joins the one before: "Part 4" names nothing). No
+    the chapter alone, or the names its notes are about; None when nothing fits (the
+    chapter then joins the one before: "Part 4" and "Mechanism" name nothing). No
     heading of `taken` (an earlier chapter's, in normal()'s form) heads a second one."""
 
     def free(heading: str | None) -> bool:
@@ -275,8 +275,9 @@ def chapter_title(
     for named in (joint.join(terms[:2]), *terms[:1]):
         if free(named) and not check.problems(named):
             return named
-    role_title = ROLE_TITLES[check.language][role] if role else None
-    return role_title if free(role_title) else None
+    # A role's name ("机制") heads nothing a reader can find: the chapter joins the one
+    # before (the first is the talk's overview).
+    return None
 
 
 def split_long_runs(by_start: dict, notes: Notes) -> None:
@@ -343,7 +344,7 @@ def plan_chapters(
         if chapters and (not claims or title is None or title == chapters[-1].title):
             chapters[-1].sections.extend(s.id for s in sections)
             continue
-        title = title or ROLE_TITLES[check.language]["overview"]
+        title = title or ROLE_TITLES[check.language][role or "overview"]  # the first
         chapters.append(Chapter(title=title, role=role, sections=[s.id for s in sections]))
     return chapters
 

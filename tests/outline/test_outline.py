@@ -347,7 +347,7 @@ def test_a_series_label_does_not_hide_the_talks_own_title_as_a_heading():
     from pipeline.outline import TitleCheck, chapter_title
 
     check = TitleCheck(EVIDENCE, load_prompt("outline"), "en").taking("Where memory goes")
-    assert chapter_title("Technique2: Where memory goes", [], "problem", check) == "The problem"
+    assert chapter_title("Technique2: Where memory goes", [], "problem", check) is None
 
 
 def test_a_heading_or_summary_that_repeats_the_articles_title_is_replaced():
@@ -378,7 +378,8 @@ def test_a_summary_that_cannot_stand_names_what_the_article_takes_apart():
 def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
     # planning a long talk at once, a small model heads a chapter with a note copied whole
     # (a sentence); asked for that chapter's heading alone it names the topic, checked like
-    # any heading: a role's name or words the notes do not say are asked again, then none
+    # any heading: a role's name or words the notes do not say are asked again, then none,
+    # and the chapter joins the one before (a role's name heads nothing a reader can find)
     replies = [
         plan(
             chapter("sec-01", "Where memory goes", "problem"),
@@ -392,7 +393,10 @@ def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
     llm, endpoint = scripted_llm(replies)
     prompts = load_prompt("outline"), load_prompt("outline_heading")
     outline = build_outline(untitled(NOTES), EVIDENCE, TalkMeta(), llm, *prompts)
-    assert [c.title for c in outline.chapters] == ["Where memory goes", "Cache blocks", "Limits"]
+    assert [(c.title, c.sections) for c in outline.chapters] == [
+        ("Where memory goes", ["sec-01"]),
+        ("Cache blocks", ["sec-02", "sec-03"]),
+    ]
     asked = endpoint.user_messages()[1]
     assert "The cache is kept in blocks." in asked and "in English (2 to 8 words)" in asked
     assert (
