@@ -135,26 +135,38 @@ def run_stands_for(words: list[str], name: str) -> bool:
     )
 
 
-def runs_corrected(text: str, start: float, slide: int, names: set[str], corrections: list) -> str:
-    """Names heard as several words take the slide's form."""
-    words = list(WORD.finditer(text))
+def replaced_runs(
+    text: str, token: re.Pattern, gap: re.Pattern, name_for, start: float, slide: int, corrections
+) -> str:
+    """`text` with each run of two to four tokens, apart by `gap`, that `name_for(pieces,
+    heard)` names replaced by that name (the longest run first), and the corrections."""
+    tokens = list(token.finditer(text))
     out, done, i = [], 0, 0
-    while i < len(words):
+    while i < len(tokens):
         for count in RUN_WORDS:
-            run = words[i : i + count]
+            run = tokens[i : i + count]
             gaps = [text[a.end() : b.start()] for a, b in zip(run, run[1:], strict=False)]
-            if len(run) < count or not all(RUN_GAP.fullmatch(g) for g in gaps):
+            if len(run) < count or not all(gap.fullmatch(g) for g in gaps):
                 continue
-            candidates = [n for n in names if run_stands_for([w.group() for w in run], n)]
-            if len(candidates) == 1:
-                heard = text[run[0].start() : run[-1].end()]
-                corrections.append(correction(start, heard, candidates[0], slide))
-                out += [text[done : run[0].start()], candidates[0]]
+            heard = text[run[0].start() : run[-1].end()]
+            if name := name_for([t.group() for t in run], heard):
+                corrections.append(correction(start, heard, name, slide))
+                out += [text[done : run[0].start()], name]
                 done, i = run[-1].end(), i + count
                 break
         else:
             i += 1
     return "".join(out) + text[done:]
+
+
+def runs_corrected(text: str, start: float, slide: int, names: set[str], corrections: list) -> str:
+    """Names heard as several words take the slide's form."""
+
+    def name_for(words: list[str], heard: str) -> str | None:
+        candidates = [n for n in names if run_stands_for(words, n)]
+        return candidates[0] if len(candidates) == 1 else None
+
+    return replaced_runs(text, WORD, RUN_GAP, name_for, start, slide, corrections)
 
 
 # A model's name heard in pieces, its numbers apart: "Qwen 3, 8B" while the slide shows
@@ -169,31 +181,15 @@ def pieces_corrected(
 ) -> str:
     """Names with digits heard as two to four pieces take the slide's form."""
     numbered = {squash(n): n for n in names if digits(n) and not n.isdigit()}
-    tokens = list(TOKEN.finditer(text))
-    out, done, i = [], 0, 0
-    while i < len(tokens):
-        for count in RUN_WORDS:
-            run = tokens[i : i + count]
-            gaps = [text[a.end() : b.start()] for a, b in zip(run, run[1:], strict=False)]
-            if len(run) < count or not all(PIECE_GAP.fullmatch(g) for g in gaps):
-                continue
-            name = numbered.get(squash("".join(t.group() for t in run)))
-            heard = text[run[0].start() : run[-1].end()]
-            pieces = [t.group() for t in run]
-            # a piece that is a name of its own was heard whole ("GLM4.5 and GLM4.6")
-            if (
-                name
-                and heard != name
-                and any(digits(p) for p in pieces)
-                and not any(slide_names(p) for p in pieces)
-            ):
-                corrections.append(correction(start, heard, name, slide))
-                out += [text[done : run[0].start()], name]
-                done, i = run[-1].end(), i + count
-                break
-        else:
-            i += 1
-    return "".join(out) + text[done:]
+
+    def name_for(pieces: list[str], heard: str) -> str | None:
+        name = numbered.get(squash("".join(pieces)))
+        # a piece that is a name of its own was heard whole ("GLM4.5 and GLM4.6")
+        if not name or heard == name or any(slide_names(p) for p in pieces):
+            return None
+        return name if any(digits(p) for p in pieces) else None
+
+    return replaced_runs(text, TOKEN, PIECE_GAP, name_for, start, slide, corrections)
 
 
 # Numbers speech recognition confuses because they sound alike: thirteen / thirty, …
