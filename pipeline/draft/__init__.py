@@ -114,8 +114,6 @@ MAX_LEFT_CHARS = 6
 MAX_WORD_TRANSLATION = 4  # English words for one Chinese word: more is a sentence
 COMMON_ENGLISH = 4.0  # zipf: "Blocks" is a word capitalised, "Huawei" (3.3) a name
 QUESTION_MARKS = ("?", "？")
-# The prompt's word for its input, said back to the reader ("the strategies discussed in
-# the notes"): the reader has no notes.
 # The speaker's voice: the article speaks of the speaker, never as the speaker.
 FIRST_PERSON = re.compile(
     r"(?<![\w/])I(?:'m|'ve)?(?![\w/])|\b(?:[Ww]e(?:'re)?|[Oo]ur)\b|我们|我是"  # not I/O

@@ -103,7 +103,9 @@ def problems(claim: Claim, units: dict[str, EvidenceUnit]) -> list[str]:
         found.append("too short to state a fact")
     if speaks_of_notes(claim.statement):
         found.append("speaks of the notes, not of the talk")
-    slides_only = all(units[u].kind == "slide" for u in claim.units if u in units)
+    slides_only = bool(claim.units) and all(
+        units[u].kind == "slide" for u in claim.units if u in units
+    )
     if slides_only and PRONOUN_SUBJECT.match(claim.statement):
         found.append("says 'it' of nothing: a slide's line names what it is about")
     return found

@@ -344,7 +344,8 @@ def plan_chapters(
         if chapters and (not claims or title is None or title == chapters[-1].title):
             chapters[-1].sections.extend(s.id for s in sections)
             continue
-        title = title or ROLE_TITLES[check.language][role or "overview"]  # the first
+        # Only the first chapter has none to join: it takes its role's name.
+        title = title or ROLE_TITLES[check.language][role or "overview"]
         chapters.append(Chapter(title=title, role=role, sections=[s.id for s in sections]))
     return chapters
 
