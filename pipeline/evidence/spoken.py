@@ -11,7 +11,7 @@ clause.
 
 import re
 
-from pipeline.core.text import CJK_CHARS
+from pipeline.core.text import CJK_CHARS, has_cjk
 
 CREDIT_ROLES = (
     "录制",
@@ -81,7 +81,7 @@ def without_fillers(text: str) -> str:
     if FILLER_ONLY.match(text):
         return ""
     text = GREETING.sub("", LEADING_FILLERS.sub("", text.strip()))
-    if not re.search(f"[{CJK_CHARS}]", text):
+    if not has_cjk(text):
         return text
     for _ in range(3):  # "那说实话，…": one opener after another
         text, before = DISCOURSE_FILLERS.sub("", text).strip(), text

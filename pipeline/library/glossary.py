@@ -10,6 +10,7 @@ code, never written by a model, so every sentence shown is the article's own, an
 no article explains gets no page: better no entry than an invented one.
 """
 
+import functools
 import re
 import unicodedata
 
@@ -71,13 +72,20 @@ def term_key(term: str) -> str:
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and w[-2] != "s" else w for w in words)
 
 
+@functools.cache
+def latin_pattern(form: str) -> re.Pattern:
+    """A Latin form as whole words in any case, spacing and number of each of its words
+    (built once: the glossary, paths and hubs ask of every sentence for every term)."""
+    words = [term_pattern(w, plural=True).pattern for w in term_key(form).split()]
+    return re.compile(r"[-\s]?".join(words), re.IGNORECASE)
+
+
 def matches(sentence: str, form: str) -> list[re.Match]:
-    """Where the sentence has the form: a Chinese one as written, a Latin one as a whole
-    word in any case, spacing and number of each of its words."""
+    """Where the sentence has the form: a Chinese one as written, a Latin one by
+    latin_pattern()."""
     if has_cjk(form):
         return list(re.finditer(re.escape(form), sentence))
-    words = [term_pattern(w, plural=True).pattern for w in term_key(form).split()]
-    return list(re.finditer(r"[-\s]?".join(words), sentence, re.IGNORECASE))
+    return list(latin_pattern(form).finditer(sentence))
 
 
 def defines(sentence: str, form: str) -> bool:
