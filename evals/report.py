@@ -10,7 +10,7 @@ from pathlib import Path
 
 from evals.metrics import BETTER
 from pipeline.core.store import atomic_write_text
-from pipeline.core.text import markdown_table
+from pipeline.core.text import markdown_table, markdown_text
 
 # A figure is a regression when it moved the wrong way by more than this: shares by two
 # points, counts by any, times by a quarter (the machine is shared and noisy).
@@ -190,8 +190,13 @@ def write_dashboard(
         bad |= {(r, f.split(":")[0]) for f in flagged[talk]}
         rows.append([talk, *(latest.get(name) for name in SHOWN)])
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    notes = [f"- **{t}**: {'; '.join(f)}" for t, f in flagged.items() if f]
-    waiting = [f"- **{t}**: {why}" for t, why in sorted((awaiting or {}).items())]
+    notes = [
+        f"- **{markdown_text(t)}**: {markdown_text('; '.join(f))}" for t, f in flagged.items() if f
+    ]
+    waiting = [
+        f"- **{markdown_text(t)}**: {markdown_text(why)}"
+        for t, why in sorted((awaiting or {}).items())
+    ]
     md = [f"# Eval dashboard ({stamp})", "", "## Awaiting a reviewer", ""]
     md += [*(waiting or ["None."]), "", "## Figures", "", table(header, rows), ""]
     md += ["## Regressions against the previous run", "", *(notes or ["None."]), ""]
@@ -203,7 +208,11 @@ def write_dashboard(
         )
         for talk, runs in sorted(by_talk.items())
     ]
-    listing = "".join(f"<li>{html.escape(n[2:])}</li>" for n in notes) or "<li>None.</li>"
+    listing = "".join(
+        f"<li><b>{html.escape(t)}</b>: {html.escape('; '.join(f))}</li>"
+        for t, f in flagged.items()
+        if f
+    )
     waiting_items = "".join(
         f"<li><b>{html.escape(t)}</b>: {html.escape(why)}</li>"
         for t, why in sorted((awaiting or {}).items())
@@ -212,7 +221,7 @@ def write_dashboard(
         f"<h2>Awaiting a reviewer</h2><ul>{waiting_items or '<li>None.</li>'}</ul>",
         f'<p class="note">{stamp}; red cells got worse since the talk\'s previous run.</p>',
         html_table(header, rows, bad),
-        f"<h2>Regressions against the previous run</h2><ul>{listing}</ul>",
+        f"<h2>Regressions against the previous run</h2><ul>{listing or '<li>None.</li>'}</ul>",
         bars(
             "Copied share, latest run",
             {row[0]: row[1 + SHOWN.index("copied_share")] for row in rows},

@@ -223,6 +223,8 @@ def built_site(
     for reason in built.left_out:
         console.print(f"[yellow]left out[/yellow] {escape(reason)}")
     library = built.library
+    for warning in library.warnings:
+        console.print(f"[yellow]warning[/yellow] {escape(warning)}")
     for relation in library.dropped:
         console.print(f"[yellow]dropped[/yellow] {escape(relation)}")
     console.print(f"{len(built.articles)} articles ({policy}) in {built.public}", markup=False)

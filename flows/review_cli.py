@@ -49,7 +49,9 @@ def awaiting(
 
     settings = configured(inputs, outputs)
     site = settings.outputs_dir / "site"
-    talks, _ = talks_with_articles(settings.outputs_dir, settings.inputs_dir, site)
+    talks, unreadable = talks_with_articles(settings.outputs_dir, settings.inputs_dir, site)
+    for reason in unreadable:
+        console.print(f"[yellow]not listed[/yellow] {escape(reason)}")
     waiting = awaiting_review(talks)
     shown = talks if every else [t for t in talks if t.slug in waiting]
     if not shown:
@@ -92,8 +94,11 @@ def places_to_read(slug: str, folder: Path, site: Path) -> list[str]:
 
 
 def record(kind: str, talk: Path, reviewer: str, note: str, inputs, outputs) -> None:
+    from pydantic import ValidationError
+
     from flows.talk import configured
     from pipeline.core.errors import StageFailure
+    from pipeline.core.yamlfile import field_problems
     from pipeline.library.talks import PublishedTalk, load_talk
     from pipeline.review.decisions import decide, record_decision
     from pipeline.talk import talk_slug
@@ -106,7 +111,11 @@ def record(kind: str, talk: Path, reviewer: str, note: str, inputs, outputs) -> 
     if not isinstance(found, PublishedTalk):
         console.print(f"[red]error[/red] no articles to decide on: {escape(found)}")
         raise typer.Exit(1)
-    decision = decide(found.draft, found.review.card.verdict, kind, reviewer.strip(), note)
+    try:
+        decision = decide(found.draft, found.review.card.verdict, kind, reviewer.strip(), note)
+    except ValidationError as err:
+        console.print(f"[red]error[/red] {escape(field_problems(err, 'decision'))}")
+        raise typer.Exit(1) from err
     try:
         path = record_decision(talk, decision)
     except (OSError, StageFailure) as err:

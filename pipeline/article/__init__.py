@@ -6,6 +6,7 @@ from urllib.parse import urlencode, urlparse, urlsplit, urlunsplit
 import yaml
 
 from pipeline.article.typeset import typeset_plain, typeset_text
+from pipeline.core.links import markdown_link
 from pipeline.core.text import clock
 from pipeline.schema import Article, Draft, DraftText, Evidence, EvidenceUnit, Review, Talk
 
@@ -25,7 +26,9 @@ def video_link(url: str, seconds: float) -> str:
 def render_citation(unit: EvidenceUnit, video_url: str | None) -> str:
     if unit.kind == "transcript":
         stamp = f"[{clock(unit.start or 0.0)}]"
-        return f"[{stamp}]({video_link(video_url, unit.start or 0.0)})" if video_url else stamp
+        return (
+            markdown_link(stamp, video_link(video_url, unit.start or 0.0)) if video_url else stamp
+        )
     suffix = " notes" if unit.kind == "notes" else ""
     return f"slide {unit.slide}{suffix}"
 

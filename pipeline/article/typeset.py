@@ -9,7 +9,7 @@ from functools import lru_cache
 import opencc
 from autocorrect_py import format as autocorrect
 
-from pipeline.core.text import command_spans
+from pipeline.core.text import command_spans, markdown_text
 
 # Units that take a space after their number ("16 GB", "5 ms"). Not "B" (13B is a model
 # size, written together), "x"/"×" or "%" (written together).
@@ -23,9 +23,6 @@ IDENTIFIER = re.compile(
     r"(?![A-Za-z\d_`])"
 )
 CODE_SPAN = re.compile(r"(`[^`]+`)")
-# Characters Markdown would read as markup (links, emphasis, raw HTML) in talk text.
-MARKUP = re.compile(r"([\\\[\]*_<>])")
-HTML_ESCAPES = {"<": "&lt;", ">": "&gt;"}
 
 
 @lru_cache(maxsize=1)
@@ -49,10 +46,7 @@ def escaped(text: str) -> str:
     """Markdown that shows the text as it is: outside code spans, characters that would be
     markup are escaped (a "[x](javascript:...)" in a talk stays text, never a link)."""
     parts = CODE_SPAN.split(text)
-    return "".join(
-        part if k % 2 else MARKUP.sub(lambda m: HTML_ESCAPES.get(m.group(), "\\" + m.group()), part)
-        for k, part in enumerate(parts)
-    )
+    return "".join(part if k % 2 else markdown_text(part) for k, part in enumerate(parts))
 
 
 def spaced_units(text: str) -> str:

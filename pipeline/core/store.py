@@ -62,11 +62,27 @@ def sha256_model(model: BaseModel) -> str:
     return sha256_bytes(model.model_dump_json(exclude=exclude).encode())
 
 
+def current_umask() -> int:
+    """The process's umask: Linux shows it in /proc; elsewhere os.umask reads it only by
+    setting it, so it is set back."""
+    try:
+        status = Path("/proc/self/status").read_text()
+        return int(
+            next(line for line in status.splitlines() if line.startswith("Umask:")).split()[1], 8
+        )
+    except (OSError, StopIteration, ValueError, IndexError):
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return mask
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write to a temp file beside `path`, then rename: readers never see half a file."""
+    """Write to a temp file beside `path`, then rename: readers never see half a file. The
+    file gets the mode a plain open() would give it (0666 less the umask), not mkstemp's 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~current_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)

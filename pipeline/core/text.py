@@ -171,6 +171,18 @@ def near_duplicate(a: str, b: str) -> bool:
     return fuzz.ratio(a, b) >= NEAR_DUPLICATE
 
 
+# Characters Markdown reads as markup (with the site's attr_list): code, emphasis, links and
+# images, attribute lists, headings; and HTML's specials, which are written as entities.
+MARKDOWN_SPECIALS = re.compile(r"[\\`*_{}\[\]#&<>]")
+HTML_SPECIALS = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
+def markdown_text(text: str) -> str:
+    """Markdown that shows `text` as it is: no link, tag, entity, attribute or emphasis of
+    its own survives (a "[x](javascript:...)" stays text)."""
+    return MARKDOWN_SPECIALS.sub(lambda m: HTML_SPECIALS.get(m.group(), "\\" + m.group()), text)
+
+
 def markdown_table(rows: list[list[str | None]]) -> str:
     """A GitHub-flavoured Markdown table; the first row is the header.
 

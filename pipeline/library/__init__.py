@@ -23,7 +23,13 @@ from pipeline.library.hubs import MEETUP_FILE, hubs_of
 from pipeline.library.paths import DEFAULT_PATHS, load_paths, reading_paths
 from pipeline.library.relations import grounded
 from pipeline.library.talks import PublishedTalk
-from pipeline.library.topics import DEFAULT_TOPICS, Shelves, load_topics, shelves_of
+from pipeline.library.topics import (
+    DEFAULT_TOPICS,
+    Shelves,
+    load_topics,
+    shelves_of,
+    unknown_topics,
+)
 from pipeline.schema.library import Library
 
 
@@ -50,12 +56,15 @@ def build_library(
     """The published talks on their topics' shelves, and the library made of them: the
     glossary, a reading path per shelf, a hub per meetup, with what fails its checks left
     out (and recorded)."""
-    shelves = shelves_of(talks, load_topics(topics))
+    listed = load_topics(topics)
+    shelves = shelves_of(talks, listed)
     articles = Articles(talks)
+    hubs, warnings = hubs_of(articles, inputs_dir)
     library = Library(
         glossary=glossary_of(articles),
         paths=reading_paths(shelves, load_paths(paths), articles),
-        hubs=hubs_of(articles, inputs_dir),
+        hubs=hubs,
+        warnings=unknown_topics(talks, listed, inputs_dir) + warnings,
     )
     return Holdings(talks, shelves, grounded(library, articles))
 

@@ -11,16 +11,15 @@ the reading order of pipeline.library.paths.
 import datetime as dt
 from pathlib import Path
 
-import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from pipeline.core.errors import StageFailure
 from pipeline.core.store import files_named
+from pipeline.core.yamlfile import read_yaml
 from pipeline.library.glossary import MIN_USERS, Articles, candidate_terms, term_id
 from pipeline.library.paths import prerequisites, reading_order
 from pipeline.library.talks import PublishedTalk
 from pipeline.schema import Contract
-from pipeline.schema.base import PlainText
 from pipeline.schema.library import Hub, Thread
 
 MEETUP_FILE = "meetup.yaml"
@@ -28,17 +27,14 @@ MAX_THREADS = 3
 
 
 class Meetup(Contract):
-    name: PlainText = Field(max_length=120)
+    name: str = Field(max_length=120)
     date: dt.date | None = None
-    place: PlainText | None = Field(None, max_length=120)
+    place: str | None = Field(None, max_length=120)
     order: list[str] = Field(default_factory=list, description="talk folders, first to read first")
 
 
 def load_meetup(path: Path) -> Meetup:
-    try:
-        return Meetup.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")) or {})
-    except (OSError, yaml.YAMLError, ValidationError, TypeError) as err:
-        raise StageFailure(f"not a meetup file: {type(err).__name__}: {err}", path) from err
+    return read_yaml(path, Meetup, {})
 
 
 def members(folder: Path, talks: list[PublishedTalk], inputs_dir: Path) -> dict[str, PublishedTalk]:
@@ -65,6 +61,17 @@ def threads_of(talks: list[PublishedTalk], articles: Articles) -> list[Thread]:
     return threads[:MAX_THREADS]
 
 
+def unknown_order(path: Path, meetup: Meetup, articles: Articles, inputs_dir: Path) -> list[str]:
+    """A warning for each entry of the meetup's order that names no talk of its folder
+    (neither a published talk nor a folder there)."""
+    known = members(path.parent, articles.talks, inputs_dir)
+    return [
+        f"{path}: order names '{name}', which is no talk folder beside it; left out"
+        for name in meetup.order
+        if name not in known and not (path.parent / name).is_dir()
+    ]
+
+
 def hub_of(folder: Path, meetup: Meetup, articles: Articles, inputs_dir: Path) -> Hub:
     by_folder = members(folder, articles.talks, inputs_dir)
     inside = list(by_folder.values())
@@ -80,12 +87,19 @@ def hub_of(folder: Path, meetup: Meetup, articles: Articles, inputs_dir: Path) -
     )
 
 
-def hubs_of(articles: Articles, inputs_dir: Path) -> list[Hub]:
+def hubs_of(articles: Articles, inputs_dir: Path) -> tuple[list[Hub], list[str]]:
     """A hub for every meetup file under inputs/ with two published talks or more, latest
-    event first."""
-    hubs = []
+    event first; and a warning for each file, or entry of one, that cannot be used (a bad
+    meetup file costs its own hub only)."""
+    hubs, warnings = [], []
     for path in files_named(inputs_dir, MEETUP_FILE):
-        hub = hub_of(path.parent, load_meetup(path), articles, inputs_dir)
+        try:
+            meetup = load_meetup(path)
+        except StageFailure as err:
+            warnings.append(f"{err}; its hub is left out")
+            continue
+        warnings += unknown_order(path, meetup, articles, inputs_dir)
+        hub = hub_of(path.parent, meetup, articles, inputs_dir)
         if len(hub.talks) >= MIN_USERS:
             hubs.append(hub)
-    return sorted(hubs, key=lambda h: h.date or dt.date.min, reverse=True)
+    return sorted(hubs, key=lambda h: h.date or dt.date.min, reverse=True), warnings

@@ -17,15 +17,13 @@ articles' own sentences ground, and the notes are rendered from that structure.
 from pathlib import Path
 from typing import NamedTuple
 
-import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field
 
-from pipeline.core.errors import StageFailure
+from pipeline.core.yamlfile import read_yaml
 from pipeline.library.glossary import Articles, candidate_terms
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import Topic
 from pipeline.schema import Contract
-from pipeline.schema.base import PlainText
 from pipeline.schema.library import Contrast, PathNote, Place, ReadingPath, Relation
 
 DEFAULT_PATHS = Path(__file__).with_name("paths.yaml")
@@ -35,8 +33,8 @@ MAX_TERMS = 3  # terms a relation names
 
 class PinnedPath(Contract):
     topic: str
-    zh: PlainText | None = Field(None, max_length=40)
-    en: PlainText | None = Field(None, max_length=80)
+    zh: str | None = Field(None, max_length=40)
+    en: str | None = Field(None, max_length=80)
     order: list[str] = Field(default_factory=list, description="slugs, first to read first")
 
 
@@ -44,11 +42,7 @@ def load_paths(path: Path | None = None) -> dict[str, PinnedPath]:
     """The maintainer's pinned paths by topic id; a file that is not one fails with its
     name and why."""
     path = path or DEFAULT_PATHS
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        pinned = [PinnedPath.model_validate(p) for p in data or []]
-    except (OSError, yaml.YAMLError, ValidationError, TypeError) as err:
-        raise StageFailure(f"not a paths file: {type(err).__name__}: {err}", path) from err
+    pinned = read_yaml(path, list[PinnedPath], [])
     return {p.topic: p for p in pinned}
 
 

@@ -150,4 +150,11 @@ def grounded(library: Library, articles: Articles) -> Library:
         )
         for hub in library.hubs
     ]
-    return Library(glossary=glossary, paths=paths, hubs=hubs, dropped=library.dropped + dropped)
+    return library.model_copy(
+        update={
+            "glossary": glossary,
+            "paths": paths,
+            "hubs": hubs,
+            "dropped": library.dropped + dropped,
+        }
+    )

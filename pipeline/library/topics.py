@@ -9,14 +9,13 @@ that matches none.
 
 from pathlib import Path
 
-import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from pipeline.core.errors import StageFailure
+from pipeline.core.yamlfile import read_yaml
 from pipeline.evidence import term_pattern
 from pipeline.library.talks import PublishedTalk
 from pipeline.schema import Contract, Draft
-from pipeline.schema.base import PlainText
 
 DEFAULT_TOPICS = Path(__file__).with_name("topics.yaml")
 # Where a keyword appears says how much it tells: the title names the subject, a tag the
@@ -26,11 +25,11 @@ IN_TITLE, IN_TAGS, MAX_TEXT_COUNT = 3, 2, 3
 
 class Topic(Contract):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=40)
-    zh: PlainText = Field(max_length=40)
-    en: PlainText = Field(max_length=80)
-    scope_zh: PlainText = Field(max_length=200)
-    scope_en: PlainText = Field(max_length=300)
-    keywords: list[PlainText] = Field(default_factory=list)
+    zh: str = Field(max_length=40)
+    en: str = Field(max_length=80)
+    scope_zh: str = Field(max_length=200)
+    scope_en: str = Field(max_length=300)
+    keywords: list[str] = Field(default_factory=list)
 
     def name(self, lang: str) -> str:
         return self.zh if lang == "zh" else self.en
@@ -42,11 +41,7 @@ class Topic(Contract):
 def load_topics(path: Path | None = None) -> tuple[Topic, ...]:
     """The topic list; a file that is not one fails with its name and why."""
     path = path or DEFAULT_TOPICS
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        topics = tuple(Topic.model_validate(t) for t in data or [])
-    except (OSError, yaml.YAMLError, ValidationError, TypeError) as err:
-        raise StageFailure(f"not a topic list: {type(err).__name__}: {err}", path) from err
+    topics = tuple(read_yaml(path, list[Topic], []))
     ids = [t.id for t in topics]
     if not topics or len(set(ids)) != len(ids):
         raise StageFailure("a topic list needs at least one topic and unique ids", path)
@@ -84,6 +79,20 @@ def assign_topic(draft: Draft, topics: tuple[Topic, ...], chosen: str | None = N
     scores = topic_scores(draft, topics)
     best = max(topics, key=lambda t: (scores[t.id], tag_hits(draft, t), -topics.index(t)))
     return best if scores[best.id] > 0 else topics[-1]
+
+
+def unknown_topics(
+    talks: list[PublishedTalk], topics: tuple[Topic, ...], inputs_dir: Path
+) -> list[str]:
+    """A warning for each talk whose talk.yaml names a topic the list does not have (its
+    article's own words choose the topic instead)."""
+    ids = {t.id for t in topics}
+    return [
+        f"{talk.input_folder(inputs_dir) / 'talk.yaml'}: topic '{talk.talk.meta.topic}' is not "
+        f"in the topic list ({', '.join(sorted(ids))}); the article's own words chose one"
+        for talk in talks
+        if talk.talk.meta.topic and talk.talk.meta.topic not in ids
+    ]
 
 
 Shelves = list[tuple[Topic, list[PublishedTalk]]]  # topics with their articles, list order

@@ -280,6 +280,19 @@ def chapter_title(
     return None
 
 
+def joined_repeats(by_start: dict) -> None:
+    """Planned chapters headed as the one before are one chapter before any split: a
+    small model heads its last three chapters alike, and joined only after the split
+    they were one chapter over eight sections again."""
+    kept = None
+    for start in sorted(by_start):
+        title = normal(by_start[start].title or "")
+        if title and title == kept:
+            del by_start[start]
+        else:
+            kept = title
+
+
 def split_long_runs(by_start: dict, notes: Notes) -> None:
     """Chapters that run over more than MAX_RUN sections are split where a section has a
     slide title of its own (the one nearest the middle of the longest run first), up to
@@ -326,6 +339,7 @@ def plan_chapters(
     starts = sorted(by_start)
     if starts[0] != 0:  # the talk's opening belongs to the first chapter
         by_start[0] = by_start.pop(starts[0])
+    joined_repeats(by_start)
     split_long_runs(by_start, notes)
     starts = sorted(by_start)
     chapters: list[Chapter] = []

@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import ValidationError
 
-from pipeline.core.errors import StageFailure
 from pipeline.core.store import atomic_write_text, sha256_bytes
+from pipeline.core.yamlfile import read_yaml
 from pipeline.schema import Decision, Decisions, Draft, Verdict
 
 DECISIONS_FILE = "decisions.yaml"
@@ -42,18 +41,7 @@ def read_decisions(folder: Path) -> list[Decision]:
     path = folder / DECISIONS_FILE
     if not path.is_file():
         return []
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        return Decisions.model_validate(data).decisions
-    except ValidationError as err:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors()[:3]
-        )
-        raise StageFailure(f"{DECISIONS_FILE} is not valid: {problems}", path) from err
-    except (yaml.YAMLError, UnicodeDecodeError) as err:
-        raise StageFailure(
-            f"{DECISIONS_FILE} is not valid YAML: {type(err).__name__}", path
-        ) from err
+    return read_yaml(path, Decisions, {}).decisions
 
 
 def record_decision(folder: Path, decision: Decision) -> Path:

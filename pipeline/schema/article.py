@@ -4,7 +4,7 @@ from typing import Literal, get_args
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, PlainText, StageOutput
+from pipeline.schema.base import Contract, StageOutput
 
 Role = Literal["problem", "cause", "mechanism", "results", "limits"]
 CAUSAL_ORDER: tuple[Role, ...] = get_args(Role)
@@ -12,29 +12,27 @@ Lang = Literal["en", "zh"]
 
 
 class Chapter(Contract):
-    title: PlainText = Field(description="in the talk's language")
+    title: str = Field(description="in the talk's language")
     role: Role | None = Field(None, description="its place in the causal chain, where it fits")
     sections: list[str] = Field(min_length=1, description="section ids, in talk order")
 
 
 class Outline(StageOutput):
     language: Lang = Field(description="the language the outline (and first draft) is in")
-    title: PlainText
-    summary: PlainText = Field(description="one sentence for the index card")
-    tags: list[PlainText] = Field(
-        default_factory=list, description="1-3 category tags, broad first"
-    )
+    title: str
+    summary: str = Field(description="one sentence for the index card")
+    tags: list[str] = Field(default_factory=list, description="1-3 category tags, broad first")
     chapters: list[Chapter] = Field(min_length=1)
 
 
 class DraftParagraph(Contract):
-    text: PlainText
+    text: str
     citations: list[str] = Field(description="evidence ids backing this paragraph")
 
 
 class DraftSection(Contract):
     role: Role | None = None
-    title: PlainText
+    title: str
     paragraphs: list[DraftParagraph]
 
 
@@ -42,8 +40,8 @@ class DraftText(Contract):
     """The article in one language, before typesetting."""
 
     lang: Lang
-    title: PlainText
-    summary: PlainText = ""
+    title: str
+    summary: str = ""
     sections: list[DraftSection]
 
     def lines(self) -> list[str]:

@@ -5,7 +5,6 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from pipeline.core.errors import redact
-from pipeline.core.text import plain_text
 
 
 class Contract(BaseModel):
@@ -49,7 +48,3 @@ class StageError(Contract):
     def __str__(self) -> str:
         where = f" [{self.file}]" if self.file else ""
         return f"{self.stage}{where}: {self.message}"
-
-
-# Text that came from a talk or a model: its HTML markup is removed on the way in.
-PlainText = Annotated[str, AfterValidator(plain_text)]

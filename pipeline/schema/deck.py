@@ -4,25 +4,25 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, PlainText, StageOutput
+from pipeline.schema.base import Contract, StageOutput
 
 
 class Bullet(Contract):
-    text: PlainText
+    text: str
     level: int = Field(0, ge=0, description="outline level; 0 is a top-level bullet")
 
 
 class Slide(Contract):
     index: int = Field(ge=1, description="1-based slide number as the audience saw it")
-    title: PlainText = ""
-    text: PlainText = Field("", description="body text in reading order, one line per item")
+    title: str = ""
+    text: str = Field("", description="body text in reading order, one line per item")
     bullets: list[Bullet] = Field(default_factory=list, description="PPTX text with levels")
-    tables: list[PlainText] = Field(default_factory=list, description="tables as Markdown")
+    tables: list[str] = Field(default_factory=list, description="tables as Markdown")
     images: int = Field(0, ge=0, description="pictures on the slide")
-    notes: PlainText = Field("", description="speaker notes (PPTX only)")
+    notes: str = Field("", description="speaker notes (PPTX only)")
     hidden: bool = Field(False, description="hidden in the PPTX: not shown in the talk")
     scanned: bool = Field(False, description="no text layer: only the picture is evidence")
-    picture_text: PlainText = Field(
+    picture_text: str = Field(
         "", description="lines read from the slide's pictures and charts (OCR), not evidence"
     )
     thumbnail: str | None = Field(None, description="image path relative to the talk's outputs")

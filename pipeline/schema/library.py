@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, PlainText
+from pipeline.schema.base import Contract
 
 
 class Explanation(Contract):
@@ -60,8 +60,8 @@ class PathNote(Contract):
 
 class ReadingPath(Contract):
     id: str = Field(description="the topic's id: one path per topic")
-    zh: PlainText
-    en: PlainText
+    zh: str
+    en: str
     talks: list[str] = Field(description="slugs in reading order")
     pinned: bool = Field(False, description="the order comes from the maintainer's paths file")
     notes: list[PathNote] = Field(default_factory=list)
@@ -80,9 +80,9 @@ class Thread(Contract):
 
 class Hub(Contract):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="its page: hubs/<id>")
-    name: PlainText
+    name: str
     date: dt.date | None = None
-    place: PlainText | None = None
+    place: str | None = None
     talks: list[str] = Field(description="slugs in reading order")
     threads: list[Thread] = Field(default_factory=list)
 
@@ -93,6 +93,11 @@ class Library(Contract):
     hubs: list[Hub] = Field(default_factory=list)
     dropped: list[str] = Field(
         default_factory=list, description="relations the checker found ungrounded, and why"
+    )
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="what of the maintainers' files (talk.yaml, meetup.yaml) could not be "
+        "used, each naming its file",
     )
 
     def note_of(self, slug: str) -> tuple[ReadingPath, PathNote] | None:

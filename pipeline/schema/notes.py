@@ -2,11 +2,11 @@
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, PlainText, StageOutput
+from pipeline.schema.base import Contract, StageOutput
 
 
 class Claim(Contract):
-    statement: PlainText = Field(description="one fact the talk states, in the talk's language")
+    statement: str = Field(description="one fact the talk states, in the talk's language")
     units: list[str] = Field(min_length=1, description="ids of the evidence units it rests on")
     numbers: list[str] = Field(default_factory=list, description="verbatim, with their units")
     terms: list[str] = Field(default_factory=list, description="as the deck spells them")

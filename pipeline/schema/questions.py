@@ -3,12 +3,12 @@
 from pydantic import Field
 
 from pipeline.schema.article import Lang, Revision
-from pipeline.schema.base import Contract, PlainText, StageOutput
+from pipeline.schema.base import Contract, StageOutput
 
 
 class QuestionAnswer(Contract):
-    question: PlainText = Field(description="one question a practitioner would ask")
-    answer: PlainText = Field(description="a few sentences from the article's claims")
+    question: str = Field(description="one question a practitioner would ask")
+    answer: str = Field(description="a few sentences from the article's claims")
     citations: list[str] = Field(description="evidence ids backing the answer")
 
 

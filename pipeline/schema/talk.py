@@ -3,21 +3,21 @@
 import datetime as dt
 from pathlib import Path
 from typing import Annotated
-from urllib.parse import urlsplit
 
 from pydantic import Field, StringConstraints, field_validator
 
-from pipeline.schema.base import Contract, PlainText
+from pipeline.core.links import web_address
+from pipeline.schema.base import Contract
 
 # Sizes a real talk never needs: a 10 MB title would otherwise reach every prompt.
-Term = Annotated[PlainText, StringConstraints(strip_whitespace=True, max_length=100)]
+Term = Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)]
 
 
 class TalkMeta(Contract):
     """The optional talk.yaml."""
 
-    title: PlainText | None = Field(None, max_length=300)
-    speaker: PlainText | None = Field(None, max_length=200)
+    title: str | None = Field(None, max_length=300)
+    speaker: str | None = Field(None, max_length=200)
     date: dt.date | None = None
     language: str | None = Field(
         None, max_length=8, description="ISO 639-1 code of the speech, e.g. 'en'."
@@ -45,14 +45,7 @@ class TalkMeta(Contract):
     @classmethod
     def web_address(cls, url: str | None) -> str | None:
         """Only a web address becomes a link: `javascript:` or `data:` never reaches a page."""
-        if url is None:
-            return None
-        parts = urlsplit(url.strip())
-        if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-            raise ValueError("must be an http(s) address")
-        if any(c in url for c in '<>"\\ \n'):
-            raise ValueError("must be a plain address, without quotes, spaces or angle brackets")
-        return url.strip()
+        return None if url is None else web_address(url)
 
 
 class Talk(Contract):

@@ -4,7 +4,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.schema.base import Contract, PlainText, StageOutput
+from pipeline.schema.base import Contract, StageOutput
 
 
 class Word(Contract):
@@ -17,7 +17,7 @@ class Word(Contract):
 class Segment(Contract):
     start: float = Field(description="seconds from the start of the recording")
     end: float
-    text: PlainText
+    text: str
     avg_logprob: float | None = None
     no_speech_prob: float | None = None
     compression_ratio: float | None = None

@@ -20,6 +20,7 @@ failed build never leaves a half-written site.
 """
 
 import hashlib
+import html
 import shutil
 import subprocess
 import sys
@@ -58,6 +59,8 @@ from pipeline.site.shelves import (
 SEARCH_SEPARATOR = r'[\s\u200b\-_,:!=\[\]()"`/]+|\.(?!\d)|&[lg]t;|(?!\b)(?=[A-Z][a-z])'
 # The site's own styles (pipeline/site/pictures.css), where the pages link them.
 STYLESHEET = "stylesheets/talk2article.css"
+# Templates that replace the theme's where it prints a title unescaped (theme/main.html).
+THEME_OVERRIDES = "theme"
 NAV = {name: name for name in ("首页", "主题", "活动", "文章", "问答", "术语", "校对", "关于本站")}
 NAV_EN = {"首页": "Home", "主题": "Topics", "活动": "Meetups", "文章": "Articles", "问答": "Q&A"}
 NAV_EN |= {"术语": "Glossary", "校对": "Proofreading", "关于本站": "About"}
@@ -109,26 +112,35 @@ def site_is_current(
     )
 
 
+def nav_title(text: str, lang: str) -> str:
+    """A title of the navigation: typeset, and escaped, because MkDocs themes print nav
+    titles as HTML (and page titles come from them)."""
+    return html.escape(typeset_plain(text, lang))
+
+
 def site_nav(h: Holdings, lang: str) -> list[dict]:
     """The navigation in one language: its own titles, typeset; paths as the default
     language names them (static-i18n finds each language's file)."""
     names = NAV if lang == "zh" else {zh: NAV_EN[zh] for zh in NAV}
+    names = {zh: html.escape(name) for zh, name in names.items()}
 
     def entries(kind: str, shown: list[PublishedTalk]) -> list[dict[str, str]]:
         return [
-            {typeset_plain(talk.draft.text(lang).title, lang): page_path(kind, talk.slug, "zh")}
+            {nav_title(talk.draft.text(lang).title, lang): page_path(kind, talk.slug, "zh")}
             for talk in shown
         ]
 
     nav = [{names["首页"]: "index.md"}]
     if h.shelves:
-        topics = [{t.name(lang): page_path("topics", t.id, "zh")} for t, _ in h.shelves]
+        topics = [
+            {html.escape(t.name(lang)): page_path("topics", t.id, "zh")} for t, _ in h.shelves
+        ]
         nav.append({names["主题"]: topics})
     if hubs := h.library.hubs:
         nav.append(
             {
                 names["活动"]: [
-                    {typeset_plain(b.name, lang): page_path("hubs", b.id, "zh")} for b in hubs
+                    {nav_title(b.name, lang): page_path("hubs", b.id, "zh")} for b in hubs
                 ]
             }
         )
@@ -137,7 +149,10 @@ def site_nav(h: Holdings, lang: str) -> list[dict]:
         if answered := [t for t in h.talks if t.questions]:
             nav.append({names["问答"]: entries("qa", answered)})
     if glossary := h.library.glossary:
-        terms = [{shown_term(g.term, lang): page_path("glossary", g.id, "zh")} for g in glossary]
+        terms = [
+            {html.escape(shown_term(g.term, lang)): page_path("glossary", g.id, "zh")}
+            for g in glossary
+        ]
         nav.append({names["术语"]: [page_path("glossary", "index", "zh"), *terms]})
     if h.talks:
         nav.append({names["校对"]: entries("proof", h.talks)})
@@ -154,6 +169,7 @@ def mkdocs_config(h: Holdings, site_url: str | None) -> dict:
         "strict": True,
         "theme": {
             "name": "material",
+            "custom_dir": THEME_OVERRIDES,
             "language": "zh",
             # no navigation.instant: it breaks the language switch of static-i18n
             "features": ["navigation.tabs", "search.highlight", "content.code.copy"],
@@ -256,6 +272,11 @@ def write_site(
         (Path(tmp) / "mkdocs.yml").write_text(config, encoding="utf-8")
         shutil.rmtree(site_dir / "docs", ignore_errors=True)
         (Path(tmp) / "mkdocs.yml").replace(site_dir / "mkdocs.yml")
+        shutil.copytree(
+            Path(__file__).with_name(THEME_OVERRIDES),
+            site_dir / THEME_OVERRIDES,
+            dirs_exist_ok=True,
+        )
         Path(tmp).rename(site_dir / "docs")
         Path(tmp).mkdir()  # for the context manager to remove
     return SiteBuild(

@@ -8,6 +8,7 @@ import re
 
 from pipeline.article import render_citation
 from pipeline.article.typeset import typeset_plain, typeset_text
+from pipeline.core.links import markdown_link, quoted_target
 from pipeline.core.text import clock, has_cjk
 from pipeline.evidence import term_pattern
 from pipeline.library import Holdings
@@ -95,8 +96,9 @@ def page_path(kind: str, slug: str, lang: str) -> str:
 
 
 def relative(target: str, page: str) -> str:
-    """A link from one docs/ path to another."""
-    return posixpath.relpath(target, posixpath.dirname(page))
+    """A link target from one docs/ path to another, quoted (a talk folder's name may hold
+    any character)."""
+    return quoted_target(posixpath.relpath(target, posixpath.dirname(page)))
 
 
 def card_lines(talk: PublishedTalk, lang: str, page: str, note: str | None = None) -> list[str]:
@@ -265,7 +267,7 @@ def facts_line(talk: PublishedTalk, lang: str, page: str) -> list[str]:
     if meta.date:
         facts.append(f"{words['date']}{colon}{meta.date.isoformat()}")
     if meta.video_url:
-        facts.append(f"[{words['video']}]({meta.video_url})")
+        facts.append(markdown_link(words["video"], meta.video_url))
     if decks := [p.name for p in talk.talk.decks]:
         facts.append(f"{words['deck']}{colon}{typeset_text(', '.join(decks), 'en')}")
     if talk.questions:

@@ -5,7 +5,7 @@ from a relation the library checked; titles, dates and names are the talks' own.
 
 from pipeline.article.typeset import typeset_text
 from pipeline.core import terminology
-from pipeline.core.text import has_cjk
+from pipeline.core.text import has_cjk, markdown_text
 from pipeline.library import Holdings
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import Topic
@@ -104,7 +104,8 @@ def note_text(note: PathNote, path: ReadingPath, h: Holdings, lang: str, page: s
     """The path note of an article, from its checked relations."""
     words = WORDS[lang]
     place = words["place"][note.place]
-    lines = [words["where"].format(path=path.name(lang), place=place, k=note.position, n=note.of)]
+    name = markdown_text(path.name(lang))
+    lines = [words["where"].format(path=name, place=place, k=note.position, n=note.of)]
     if note.before:
         named = [
             words["explains"].format(
@@ -154,9 +155,9 @@ def topic_page(topic: Topic, h: Holdings, lang: str) -> str:
     path = next((p for p in h.library.paths if p.id == topic.id), None)
     if path and path.notes:
         lines += [
-            f"## {HEADINGS[lang]['path']}：{path.name(lang)}"
+            f"## {HEADINGS[lang]['path']}：{markdown_text(path.name(lang))}"
             if lang == "zh"
-            else f"## {HEADINGS[lang]['path']}: {path.name(lang)}",
+            else f"## {HEADINGS[lang]['path']}: {markdown_text(path.name(lang))}",
             "",
         ]
         return "\n".join(lines + path_cards(path, h, lang, page))
@@ -170,7 +171,7 @@ def glossary_index(h: Holdings, lang: str) -> str:
     for entry in h.library.glossary:
         link = relative(page_path("glossary", entry.id, "zh"), page)
         name = typeset_text(shown_term(entry.term, lang), lang)
-        also = f" · {entry.term}" if name != entry.term else ""
+        also = f" · {markdown_text(entry.term)}" if name != markdown_text(entry.term) else ""
         used = words["used"].format(n=len(entry.used_by))
         lines.append(
             f"- [{name}]({link}){also}：{used}" if lang == "zh" else f"- [{name}]({link}): {used}"
@@ -184,8 +185,8 @@ def glossary_page(entry: GlossaryTerm, h: Holdings, lang: str) -> str:
     talk = h.by_slug[entry.explained.slug]
     name = typeset_text(shown_term(entry.term, lang), lang)
     lines = [f"# {name}", ""]
-    if name != entry.term:
-        lines += [f"*{entry.term}*", ""]
+    if name != markdown_text(entry.term):
+        lines += [f"*{markdown_text(entry.term)}*", ""]
     sentence = entry.explained.zh if lang == "zh" else entry.explained.en
     units = [talk.units[c] for c in entry.explained.citations if c in talk.units]
     lines += [words["explained"].format(title=title_link(talk, lang, page)), ""]

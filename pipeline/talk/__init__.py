@@ -5,10 +5,8 @@ Subtitles alone are a talk: a maintainer may have a video's subtitles without th
 
 from pathlib import Path
 
-import yaml
-from pydantic import ValidationError
-
 from pipeline.core.errors import StageFailure
+from pipeline.core.yamlfile import read_yaml
 from pipeline.schema import Talk, TalkMeta
 
 MEDIA_SUFFIXES = {
@@ -35,19 +33,7 @@ MAX_META_BYTES = 64 * 1024
 
 
 def read_meta(path: Path) -> TalkMeta:
-    if path.stat().st_size > MAX_META_BYTES:
-        raise StageFailure(f"talk.yaml is larger than {MAX_META_BYTES // 1024} KB", path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        return TalkMeta.model_validate(data)
-    except ValidationError as err:
-        # Which fields and why, never their values: they may be anything at all.
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or 'talk.yaml'}: {e['msg']}" for e in err.errors()
-        )
-        raise StageFailure(f"talk.yaml is not valid: {problems}", path) from err
-    except (yaml.YAMLError, UnicodeDecodeError) as err:
-        raise StageFailure(f"talk.yaml is not valid YAML text: {type(err).__name__}", path) from err
+    return read_yaml(path, TalkMeta, {}, MAX_META_BYTES)
 
 
 def inside(path: Path, folder: Path) -> bool:

@@ -1,5 +1,7 @@
 import hashlib
 import json
+import os
+import stat
 
 from pipeline.core.store import TalkStore, atomic_write_text, sha256_file, sha256_model
 from pipeline.schema import Evidence, EvidenceUnit, Provenance
@@ -45,3 +47,15 @@ def test_file_hash_follows_content_changes(tmp_path):
     assert sha256_file(target) == first == hashlib.sha256(b"one").hexdigest()
     target.write_bytes(b"two, longer")
     assert sha256_file(target) == hashlib.sha256(b"two, longer").hexdigest()
+
+
+def test_a_written_file_gets_the_mode_the_umask_gives(tmp_path):
+    before = os.umask(0o022)
+    try:
+        atomic_write_text(tmp_path / "shared.md", "x")
+        os.umask(0o077)
+        atomic_write_text(tmp_path / "private.md", "x")
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE((tmp_path / "shared.md").stat().st_mode) == 0o644  # readable by a server
+    assert stat.S_IMODE((tmp_path / "private.md").stat().st_mode) == 0o600

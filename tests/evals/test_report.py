@@ -1,9 +1,13 @@
 import datetime as dt
+import html
 import json
+
+import markdown
 
 from evals import evaluate
 from evals.report import regressions, write_dashboard
 from pipeline.core.store import talk_outputs
+from tests.site.hostile import live_markup
 from tests.site.published import publish
 
 BEFORE = {"facts_covered": 0.9, "invented_numbers": 0, "copied_share": 0.30, "seconds": 100.0}
@@ -25,7 +29,7 @@ def test_the_dashboard_compares_each_talk_with_its_own_previous_run(tmp_path):
     assert flagged == {"a": ["invented_numbers: 0 → 3"], "b": []}
     assert len((tmp_path / "history.jsonl").read_text().splitlines()) == 3  # b's run once
     dashboard = (tmp_path / "dashboard.md").read_text()
-    assert "**a**: invented_numbers: 0 → 3" in dashboard
+    assert "**a**: invented\\_numbers: 0 → 3" in dashboard  # Markdown, shown as text
     page = (tmp_path / "dashboard.html").read_text()
     assert '<td class="bad">3</td>' in page and "<script" not in page and "<svg" in page
 
@@ -56,3 +60,11 @@ def test_the_dashboard_opens_with_the_articles_awaiting_a_reviewer(tmp_path):
     assert "&lt;b&gt;x&lt;/b&gt;" in page  # escaped
     write_dashboard(tmp_path, {"talk": ("2026-11-01", BEFORE)})
     assert "## Awaiting a reviewer\n\nNone." in (tmp_path / "dashboard.md").read_text()
+
+
+def test_a_reviewers_note_in_the_dashboard_markdown_is_text(tmp_path):
+    note = "held by Ada: see [here](javascript:alert(1)) <img src=x onerror=alert(2)> & _x_"
+    write_dashboard(tmp_path, {"my_talk": ("2026-11-01", BEFORE)}, {"my_talk": note})
+    shown = markdown.markdown((tmp_path / "dashboard.md").read_text(), extensions=["tables"])
+    assert live_markup(shown) == [] and "<em>" not in shown
+    assert f"<strong>my_talk</strong>: {html.escape(note, quote=False)}" in shown

@@ -56,3 +56,36 @@ def test_a_reviewer_lists_what_awaits_them_and_decides(tmp_path, monkeypatch):
     assert "nothing awaits a reviewer" in runner.invoke(cli.app, ["review"]).output
     missing = runner.invoke(cli.app, ["review", "approve", "inputs/none", "--by", "Bo"])
     assert missing.exit_code == 1 and "no articles to decide on" in missing.output
+
+
+def test_a_reviewer_is_told_of_a_talk_whose_decisions_cannot_be_read(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from tests.site.published import publish
+
+    monkeypatch.chdir(tmp_path)
+    publish(tmp_path / "outputs", "talk", "演讲", dt.date(2026, 4, 1))
+    (tmp_path / "inputs" / "talk").mkdir(parents=True)
+    (tmp_path / "inputs" / "talk" / "decisions.yaml").write_text("decisions: [{at: 2026-13-45}]")
+    runner = CliRunner()
+    for command in (["review"], ["review", "--all"]):
+        listed = runner.invoke(cli.app, command, env={"COLUMNS": "300"})
+        assert listed.exit_code == 0 and "not listed" in listed.output, listed.output
+        assert "inputs/talk/decisions.yaml" in listed.output
+
+
+def test_a_note_too_long_is_a_one_line_error(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from tests.site.published import publish
+
+    monkeypatch.chdir(tmp_path)
+    publish(tmp_path / "outputs", "talk", "演讲", dt.date(2026, 4, 1))
+    (tmp_path / "inputs" / "talk").mkdir(parents=True)
+    held = CliRunner().invoke(
+        cli.app, ["review", "hold", "inputs/talk", "--by", "Ada", "--note", "x" * 100_000]
+    )
+    assert held.exit_code == 1 and "note: String should have at most" in held.output
+    assert "Traceback" not in held.output and "xxxx" not in held.output
+    assert len(held.output.splitlines()) <= 2
+    assert not (tmp_path / "inputs" / "talk" / "decisions.yaml").exists()

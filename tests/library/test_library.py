@@ -1,3 +1,5 @@
+import datetime as dt
+
 import pytest
 
 from pipeline.core.errors import StageFailure
@@ -14,9 +16,11 @@ from pipeline.library.glossary import (
 from pipeline.library.hubs import load_meetup
 from pipeline.library.paths import load_paths, prerequisites, reading_order
 from pipeline.library.relations import findings_of, grounded
+from pipeline.library.talks import published_talks
 from pipeline.schema.evidence import GlossaryEntry
 from pipeline.schema.library import Contrast, Relation
 from tests.library.shelf import BASICS, PREFIX, ROUTER, SWAP, shelve
+from tests.site.published import publish
 
 
 @pytest.mark.parametrize(
@@ -198,3 +202,25 @@ def test_a_meetup_order_wins_and_bad_data_files_fail_by_name(tmp_path):
     bad.write_text("- order: [x]\n")
     with pytest.raises(StageFailure, match="paths.yaml"):
         load_paths(bad)
+
+
+def test_a_bad_meetup_file_costs_its_own_hub_and_says_why(tmp_path):
+    inputs = tmp_path / "inputs"
+    talks = shelve(tmp_path / "outputs", inputs, meetup="name: M\ndate: 2026-13-45\nfoo: 1\n")
+    (inputs / "other" / "basics").mkdir(parents=True)  # a talk folder, not published yet
+    (inputs / "other" / "meetup.yaml").write_text("name: N\norder: [basics, nowhere]\n")
+    held = build_library(talks, inputs)
+    assert held.library.hubs == []  # 'other' holds no published talk; 'lmsys' is unreadable
+    bad, unknown = held.library.warnings
+    assert bad.startswith(f"[{inputs / 'lmsys' / 'meetup.yaml'}] meetup.yaml is not valid: date: ")
+    assert "foo: Extra inputs are not permitted" in bad and bad.endswith("its hub is left out")
+    assert unknown.startswith(str(inputs / "other" / "meetup.yaml")) and "'nowhere'" in unknown
+    assert "'basics'" not in unknown
+
+
+def test_a_topic_the_list_lacks_is_a_warning_naming_the_talk_file(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    publish(outputs, "talk", "演讲", dt.date(2026, 4, 1), topic="no-such-topic")
+    talks, _ = published_talks(outputs, inputs, policy="preview")
+    (warning,) = build_library(talks, inputs).library.warnings
+    assert warning.startswith(f"{inputs / 'talk' / 'talk.yaml'}: topic 'no-such-topic' is not")

@@ -58,7 +58,7 @@ def test_a_topic_list_of_ones_own_is_checked(tmp_path):
     topics = load_topics(mine)
     assert [assign_topic(a, topics).id for a in (PAGING, GRAMMAR)] == ["paging", "rest"]
     mine.write_text("- {id: Bad Id, zh: x}\n")
-    with pytest.raises(StageFailure, match="not a topic list") as err:
+    with pytest.raises(StageFailure, match="topics.yaml is not valid: 0.id: ") as err:
         load_topics(mine)
     assert err.value.file == str(mine)
     mine.write_text("- {id: a, zh: 甲, en: A, scope_zh: 甲。, scope_en: A.}\n" * 2)

@@ -306,6 +306,25 @@ def test_a_chapter_over_many_sections_is_split_at_a_slide_title():
     ]
 
 
+def test_chapters_the_plan_heads_alike_are_one_before_a_long_one_is_split():
+    topics = ["Paging", "Prefix caching", "Scheduling", "Offloading", "Routing", "Batching"]
+    topics += ["Quantization", "Speculation", "Kernels", "Attention", "Sampling", "Tokenizers"]
+    notes = Notes(
+        language="en",
+        sections=[
+            section(n, topic, f"{topic} is explained here.") for n, topic in enumerate(topics, 1)
+        ],
+    )
+    # The plan fills MAX_CHAPTERS, its last three chapters headed alike: joined only after
+    # the split, they would be one chapter over seven sections.
+    planned = [chapter(f"sec-0{n}", topics[n - 1], "mechanism") for n in range(1, 6)]
+    planned += [chapter(f"sec-0{n}", "Serving at scale", "mechanism") for n in (6, 8, 10)]
+    llm, _ = scripted_llm([plan(*planned)])
+    outline = build_outline(notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"))
+    assert [len(c.sections) for c in outline.chapters] == [1, 1, 1, 1, 1, 3, 2, 2]
+    assert [c.title for c in outline.chapters][5:] == ["Serving at scale", "Kernels", "Sampling"]
+
+
 def test_a_long_chapter_of_a_talk_without_slides_is_split_at_its_middle_and_named():
     topics = ["Paging", "Prefix caching", "Scheduling", "Offloading", "Routing", "Batching"]
     notes = Notes(

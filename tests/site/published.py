@@ -101,21 +101,25 @@ def publish(
     questions: bool = False,
     title_en: str = "Paging the KV cache",
     terms: tuple[str, ...] = (),
+    speaker: str = "Ada",
+    chapters: tuple[str, str] = ("Blocks on demand", "按需分块"),
+    summaries: tuple[str, str] = ("Why paging wins.", "从显存浪费出发，拆解分页。"),
 ) -> Path:
     """A talk's outputs folder with articles, a picture of each slide of `pictures` (slide
     2 is cited by s-02; slide n by s-0n, a unit of its own), a run record and, with
     `questions`, a companion of one question; `terms` are its deck terms (the evidence
-    glossary); its talk folder is inputs/<slug> beside `outputs`."""
+    glossary); `chapters` and `summaries` are (en, zh); its talk folder is inputs/<slug>
+    beside `outputs`."""
     store = TalkStore(outputs / slug)
     folder = outputs / slug
     (folder / "slides").mkdir(parents=True, exist_ok=True)
     for n in pictures:
         Image.new("RGB", (320, 180), (40, 90, 160)).save(folder / image(n))
-    meta = TalkMeta(title="Paging", speaker="Ada", date=date, video_url=video, topic=topic)
+    meta = TalkMeta(title="Paging", speaker=speaker, date=date, video_url=video, topic=topic)
     talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
     draft = Draft(
-        en=text("en", en, title_en, "Blocks on demand", "Why paging wins."),
-        zh=text("zh", zh, title_zh, "按需分块", "从显存浪费出发，拆解分页。"),
+        en=text("en", en, title_en, chapters[0], summaries[0]),
+        zh=text("zh", zh, title_zh, chapters[1], summaries[1]),
         tags=["KV CACHE", "MEMORY"],
         restatements=RESTATEMENTS,
     )

@@ -13,6 +13,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 from pipeline.site import build_site
 from tests.library.shelf import shelve
 from tests.site.browser import chromium, free_port, serving, switch_language
+from tests.site.hostile import live_markup
+from tests.site.test_hostile import PAGES, hostile_site
 from tests.site.published import ZH_UNTRANSLATED, publish
 from tests.site.test_site import approve
 
@@ -190,3 +192,32 @@ def test_a_reader_walks_from_the_index_through_a_path_an_article_its_qa_and_a_te
                 lines = browser.execute_script(LINE_WIDTHS)
                 narrow = [(text, round(ems, 1)) for text, ems in lines if ems < MIN_LINE_EMS]
                 assert not narrow, (page, width, narrow)
+
+
+# Every dialog a page opens, recorded before any of its scripts runs.
+DIALOG_SPY = """
+window.__dialogs = [];
+for (const name of ["alert", "confirm", "prompt"]) {
+  window[name] = (...args) => { window.__dialogs.push(name + ":" + args.join(" ")); };
+}
+"""
+
+
+def test_a_site_of_hostile_inputs_opens_no_dialog_in_a_browser(tmp_path):
+    public = hostile_site(tmp_path)
+    with serving(public, free_port()) as base, chromium(tmp_path / "profile") as browser:
+        browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": DIALOG_SPY})
+        wait = WebDriverWait(browser, 30)
+        for page in [p.removesuffix("index.html") for p in PAGES]:
+            for prefix in ("", "en/"):
+                browser.get(f"{base}/{prefix}{page}")
+                wait.until(lambda b: b.execute_script("return document.readyState") == "complete")
+                assert browser.execute_script("return window.__dialogs") == [], prefix + page
+                assert live_markup(browser.page_source) == [], prefix + page
+        box = wait.until(seen.element_to_be_clickable((By.CSS_SELECTOR, "input.md-search__input")))
+        box.click()
+        box.send_keys("onerror")
+        wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, ".md-search-result__item")))
+        assert browser.execute_script("return window.__dialogs") == []
+        assert live_markup(browser.page_source) == []  # the search results too
+        browser.save_screenshot(str(SCREENSHOTS.parent / "hostile-search.png"))

@@ -103,6 +103,15 @@ def test_talk_yaml_sizes_are_bounded_and_values_never_echoed(example_talk):
         read_talk(example_talk, "t")
 
 
-def test_markup_in_talk_yaml_is_removed_on_the_way_in(example_talk):
-    (example_talk / "talk.yaml").write_text("title: 'Paging <img src=x onerror=alert(4)>'\n")
-    assert read_talk(example_talk, "t").meta.title == "Paging "
+def test_a_title_is_kept_as_written_markup_and_all(example_talk):
+    # Text, escaped where a page renders it (tests/site/test_hostile.py), never cut here.
+    (example_talk / "talk.yaml").write_text("title: 'vector<int> and <video> tags'\n")
+    assert read_talk(example_talk, "t").meta.title == "vector<int> and <video> tags"
+
+
+def test_an_impossible_date_names_the_file_and_the_field(example_talk):
+    (example_talk / "talk.yaml").write_text("date: 2026-13-45\n")
+    with pytest.raises(StageFailure) as caught:
+        read_talk(example_talk, "t")
+    assert caught.value.file == str(example_talk / "talk.yaml")
+    assert caught.value.message.startswith("talk.yaml is not valid: date: ")

@@ -1,0 +1,64 @@
+"""The YAML files people write (talk.yaml, meetup.yaml, decisions.yaml, the topic and path
+lists), read into their contracts: every flaw is a StageFailure that names the file and
+the field, never a traceback and never the values (they may be anything at all)."""
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import TypeAdapter, ValidationError
+
+from pipeline.core.errors import StageFailure
+
+TIMESTAMP = "tag:yaml.org,2002:timestamp"
+# A settings file a person writes is a few KB; this keeps a huge one out of every prompt.
+MAX_BYTES = 256 * 1024
+MAX_PROBLEMS = 3  # field errors named in one message
+T = TypeVar("T")
+
+
+class TextDatesLoader(yaml.SafeLoader):
+    """Safe YAML whose dates stay text for the contract to parse: an impossible date
+    (2026-13-45) is then a field's error, not an exception inside the YAML library."""
+
+
+TextDatesLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != TIMESTAMP]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def field_problems(err: ValidationError, name: str) -> str:
+    """'date: Input should be a valid date …; order.2: …' (locations and reasons only)."""
+    problems = [
+        f"{'.'.join(map(str, e['loc'])) or name}: {e['msg']}"
+        for e in err.errors(include_url=False)[:MAX_PROBLEMS]
+    ]
+    more = err.error_count() - MAX_PROBLEMS
+    return "; ".join(problems) + (f" (and {more} more)" if more > 0 else "")
+
+
+def load_yaml(path: Path, max_bytes: int = MAX_BYTES) -> Any:
+    """The file's YAML data; StageFailure naming the file when it is too big, unreadable
+    or not YAML text."""
+    try:
+        if path.stat().st_size > max_bytes:
+            raise StageFailure(f"{path.name} is larger than {max_bytes // 1024} KB", path)
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=TextDatesLoader)
+    except OSError as err:
+        raise StageFailure(f"{path.name} cannot be read: {err.strerror}", path) from err
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError) as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark else ""
+        raise StageFailure(f"{path.name} is not valid YAML text{where}", path) from err
+
+
+def read_yaml(path: Path, shape: type[T], empty: Any = None, max_bytes: int = MAX_BYTES) -> T:
+    """The file validated as `shape` (a contract, or a type such as list[Topic]); an empty
+    file is `empty`."""
+    data = load_yaml(path, max_bytes)
+    try:
+        return TypeAdapter(shape).validate_python(empty if data is None else data)
+    except ValidationError as err:
+        problems = field_problems(err, path.name)
+        raise StageFailure(f"{path.name} is not valid: {problems}", path) from err
