@@ -123,6 +123,8 @@ def nightly(
     report(report_of_night.records)
     if report_of_night.site:
         console.print(f"site: {report_of_night.site}", markup=False)
+    for warning in report_of_night.warnings:
+        console.print(f"[yellow]warning[/yellow] {escape(warning)}")
     if any(r.status not in ARTICLES_MADE for r in report_of_night.records):
         raise typer.Exit(1)
 

@@ -31,6 +31,9 @@ class NightlyReport(Contract):
     fresh: list[str] = Field(description="talks whose articles are current: not run")
     records: list[RunRecord] = Field(description="the talks that ran")
     site: str | None = Field(None, description="the built site, if rebuilt")
+    warnings: list[str] = Field(
+        default_factory=list, description="maintainers' files the site could not use, by name"
+    )
     regressions: dict[str, list[str]] = Field(
         default_factory=dict, description="per talk, the figures worse than its previous run"
     )
@@ -62,12 +65,13 @@ def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> 
         futures = [talk_task.submit(folder, settings) for folder in changed]
         records = [future.result() for future in futures]
     site = settings.outputs_dir / "site"
-    built, flagged = None, {}
+    built, flagged, warnings = None, {}, []
     policy, topics, paths = settings.site.publish, settings.site.topics, settings.site.paths
     if records or not site_is_current(site, settings.inputs_dir, policy, topics, paths):
-        built = build_site(
+        made = build_site(
             settings.outputs_dir, site, settings.inputs_dir, policy, topics=topics, paths=paths
-        ).public
+        )
+        built, warnings = made.public, made.library.warnings
         dashboard = settings.outputs_dir / "evals"
         talks, _ = talks_with_articles(settings.outputs_dir, settings.inputs_dir, site)
         waiting = awaiting_review(talks)
@@ -75,7 +79,9 @@ def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> 
         if FlowRunContext.get() is not None:
             publish_artifacts(dashboard)
     slugs = [talk_slug(folder, settings.inputs_dir) for folder in fresh]
-    return NightlyReport(fresh=slugs, records=records, site=built, regressions=flagged)
+    return NightlyReport(
+        fresh=slugs, records=records, site=built, warnings=warnings, regressions=flagged
+    )
 
 
 def publish_artifacts(dashboard: Path) -> None:

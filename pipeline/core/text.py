@@ -244,9 +244,9 @@ RAW_CONTENT = re.compile(r"<\s*(script|style)\b[^>]*>.*?(?:<\s*/\s*\1\s*>|$)", r
 
 
 def plain_text(text: str) -> str:
-    """Talk text with its HTML markup removed (a subtitle's <i>, a slide title's
-    <img onerror=...>): text from a talk is data, and markup in it must never reach a page
-    or a prompt."""
+    """A subtitle cue's text without the HTML its format allows (<i>, <font>, <c>) or a
+    caption tool left in; `vector<int>` stays. Pages need no such cleaning: everything is
+    escaped where it is rendered."""
     text = RAW_CONTENT.sub("", text)
     return HTML_TAG.sub(lambda m: "" if m.group(1).lower() in HTML_ELEMENTS else m.group(0), text)
 

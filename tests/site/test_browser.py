@@ -14,8 +14,8 @@ from pipeline.site import build_site
 from tests.library.shelf import shelve
 from tests.site.browser import chromium, free_port, serving, switch_language
 from tests.site.hostile import live_markup
-from tests.site.test_hostile import PAGES, hostile_site
 from tests.site.published import ZH_UNTRANSLATED, publish
+from tests.site.test_hostile import PAGES, hostile_site
 from tests.site.test_site import approve
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "outputs" / "site-screenshots" / "review"
