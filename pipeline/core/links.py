@@ -35,6 +35,12 @@ def quoted_target(target: str) -> str:
     return quote(target, safe=SAFE_IN_LINK)
 
 
+def quoted_path(path: str) -> str:
+    """A relative path as a link target: every character but letters, digits, "/" and
+    "-._~" percent-encoded (a folder's name may hold "#", "?" or a bracket)."""
+    return quote(path, safe="/")
+
+
 def markdown_link(text: str, target: str) -> str:
     """A Markdown link: `text` is Markdown already (escaped by the caller), `target` is
     quoted here."""

@@ -8,7 +8,7 @@ import re
 
 from pipeline.article import render_citation
 from pipeline.article.typeset import typeset_plain, typeset_text
-from pipeline.core.links import markdown_link, quoted_target
+from pipeline.core.links import markdown_link, quoted_path
 from pipeline.core.text import clock, has_cjk
 from pipeline.evidence import term_pattern
 from pipeline.library import Holdings
@@ -98,7 +98,7 @@ def page_path(kind: str, slug: str, lang: str) -> str:
 def relative(target: str, page: str) -> str:
     """A link target from one docs/ path to another, quoted (a talk folder's name may hold
     any character)."""
-    return quoted_target(posixpath.relpath(target, posixpath.dirname(page)))
+    return quoted_path(posixpath.relpath(target, posixpath.dirname(page)))
 
 
 def card_lines(talk: PublishedTalk, lang: str, page: str, note: str | None = None) -> list[str]:

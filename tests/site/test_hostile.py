@@ -7,6 +7,7 @@ import html
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
 import yaml
 
@@ -125,3 +126,23 @@ def test_a_checker_that_finds_nothing_would_find_a_live_payload():
     page = f"<html><body><p>{PAYLOADS[0]}</p><a href='javascript:alert(5)'>x</a></body></html>"
     found = ["<image>", "<image onerror>", "<a href=javascript:alert(5)>"]
     assert live_markup(page) == found
+
+
+def test_talk_folders_of_any_name_are_linked_and_inert(tmp_path):
+    outputs = tmp_path / "outputs"
+    slugs = ["x (y) 'z' [w]", 'a<b>"c"&d', "中文 名字#1?q=2"]
+    for slug in slugs:
+        publish(outputs, slug, f"标题 {slug}", dt.date(2026, 1, 1))
+    built = build_site(outputs, outputs / "site", tmp_path / "inputs", "preview")
+    public = outputs / "site" / "public"
+    assert sorted(built.articles) == sorted(slugs) and live_markup_in(public) == {}
+    broken = []
+    for page in public.rglob("*.html"):
+        base = quote("/" + page.relative_to(public).as_posix())
+        for href in map(html.unescape, re.findall(r'href="([^"]+)"', page.read_text())):
+            if urlsplit(href).scheme or href.startswith("#"):
+                continue
+            target = public / unquote(urlsplit(urljoin(base, href)).path).lstrip("/")
+            if not (target.is_file() or (target / "index.html").is_file()):
+                broken.append((base, href))
+    assert broken == []
