@@ -122,7 +122,7 @@ def page(title: str, parts: list[str]) -> str:
 def write_talk_report(out: Path, talk: str, figures: dict, flagged: list[str]) -> None:
     """eval.json, eval.md and eval.html in the talk's outputs folder."""
     rows = [[name, figures.get(name)] for name in SHOWN if name in figures]
-    md = [f"# Eval: {talk}", "", table(["figure", "value"], rows), ""]
+    md = [f"# Eval: {markdown_text(talk)}", "", table(["figure", "value"], rows), ""]
     if flagged:
         md += ["## Worse than the previous run", "", *(f"- {f}" for f in flagged), ""]
     stage_seconds = figures.get("stage_seconds", {})
