@@ -9,11 +9,8 @@ from functools import lru_cache
 import opencc
 from autocorrect_py import format as autocorrect
 
-from pipeline.core.text import command_spans, markdown_text
+from pipeline.core.text import UNIT, command_spans, markdown_text
 
-# Units that take a space after their number ("16 GB", "5 ms"). Not "B" (13B is a model
-# size, written together), "x"/"×" or "%" (written together).
-UNIT = r"(?:[KMGTP]i?B(?:/s)?|[KMGT]bps|[mμun]s|s|min|h|[KMG]Hz|k?W|TFLOPS|PFLOPS|tok(?:ens)?/s)"
 NUMBER_UNIT = re.compile(rf"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)({UNIT})(?![A-Za-z\d/])")
 DECADE = re.compile(r"(?:1[89]|20)\d0")  # "the 1990s" is no duration
 # Code identifiers: snake_case names, calls and command-line flags.

@@ -26,6 +26,9 @@ CHINESE_PROSE_SHARE = 0.5
 # acronyms (GPU, KV), letters with digits (A100).
 TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]\d|\d[A-Za-z]")
 NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# Units that take a space after their number ("16 GB", "5 ms"). Not "B" (13B is a model
+# size, written together), "x"/"×" or "%" (written together).
+UNIT = r"(?:[KMGTP]i?B(?:/s)?|[KMGT]bps|[mμun]s|s|min|h|[KMG]Hz|k?W|TFLOPS|PFLOPS|tok(?:ens)?/s)"
 # English function words: never part of a term, never the edge of a corrected run.
 STOPWORDS = frozenset(
     [

@@ -18,8 +18,6 @@ so a short name may be corrected, under rules that put precision first:
   numbers that sound alike, -teen and -ty ("Python 3.30" while the slide shows
   Python 3.13), when the word before it is the slide's word before its number and the
   heard number is nowhere on the slide; "120" may be wrong for 128, but it may be right;
-- "52.3000" (how speech recognition writes "52.3 thousand") takes the form 52.3k where the
-  slide shows it;
 - a word is corrected only where the slide shows the same number after the same
   neighbour: "input link 4096" while the slide shows "input length 4096", "at size 256"
   for "batch size 256". The heard word must be part of the slide's word or sound as its
@@ -206,24 +204,6 @@ def sounds_alike(heard: str, shown: str) -> bool:
         return False
     differ = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
     return len(differ) == 1 and SOUND_ALIKE.get(differ[0][0]) == differ[0][1]
-
-
-# "fifty-two point three thousand" is written 52.3000 by speech recognition: 52.3k on a slide.
-SPOKEN_THOUSANDS = re.compile(r"(?<![\d.])(\d+\.\d+)000(?![\d.])")
-
-
-def thousands_corrected(text: str, start: float, slide: int, shown: str, corrections: list) -> str:
-    """52.3000 where the slide shows 52.3k (or 52.3K) takes the slide's form."""
-    forms = {m.lower(): m for m in re.findall(r"\d+\.\d+[kK]\b", shown)}
-
-    def replace(match: re.Match) -> str:
-        shown_form = forms.get(f"{match.group(1)}k")
-        if shown_form is None:
-            return match.group()
-        corrections.append(correction(start, match.group(), shown_form, slide))
-        return shown_form
-
-    return SPOKEN_THOUSANDS.sub(replace, text)
 
 
 def numbers_corrected(text: str, start: float, slide: int, shown: str, corrections: list) -> str:
@@ -417,7 +397,6 @@ def correct_on_screen(
     text = runs_corrected(text, start, slide, names, corrections)
     text = pieces_corrected(text, start, slide, names, corrections)
     text = numbers_corrected(text, start, slide, shown, corrections)
-    text = thousands_corrected(text, start, slide, shown, corrections)
     text = words_corrected(text, start, slide, shown, corrections)
     text = framed_corrected(text, start, slide, shown, deck_terms, corrections)
     text = inflected_corrected(text, start, slide, shown, deck_terms, corrections)

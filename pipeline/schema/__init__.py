@@ -16,6 +16,7 @@ from pipeline.schema.article import (
 from pipeline.schema.base import Contract, Provenance, StageError, StageOutput
 from pipeline.schema.deck import Bullet, Deck, Slide
 from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
+from pipeline.schema.ledger import FactSource, Ledger, LedgerSentence, SentenceCheck, Written
 from pipeline.schema.notes import Claim, DroppedClaim, Notes, Section
 from pipeline.schema.questions import QuestionAnswer, Questions, QuestionsText
 from pipeline.schema.review import Check, Decision, Decisions, Review, ReviewCard, Verdict
@@ -45,7 +46,10 @@ __all__ = [
     "DroppedSegment",
     "Evidence",
     "EvidenceUnit",
+    "FactSource",
     "GlossaryEntry",
+    "Ledger",
+    "LedgerSentence",
     "Outline",
     "QuestionAnswer",
     "Questions",
@@ -54,6 +58,7 @@ __all__ = [
     "Restatement",
     "Revision",
     "Section",
+    "SentenceCheck",
     "Provenance",
     "Review",
     "ReviewCard",
@@ -71,4 +76,5 @@ __all__ = [
     "Transcript",
     "Verdict",
     "Word",
+    "Written",
 ]

@@ -5,6 +5,7 @@ Steered by the deck's vocabulary, then corrected against it; likely hallucinatio
 repetition loops are dropped and recorded; Mandarin comes out in Simplified characters.
 """
 
+import re
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -79,6 +80,18 @@ def load_whisper(model: WhisperModelRef, opts: TranscriptOptions) -> WhisperMode
     )
 
 
+# Speech recognition writes "fifty-two point three thousand" as 52.3000: a decimal whose
+# fraction ends in groups of three zeros after a non-zero digit. A fraction written to that
+# precision is not how anyone speaks, so the zeros are the magnitude word.
+SPOKEN_MAGNITUDE = re.compile(r"(?<![\d.,])(\d+\.\d*[1-9])((?:000){1,3})(?![\d.,])")
+MAGNITUDES = {1: "k", 2: "M", 3: "B"}  # thousand, million, billion
+
+
+def spoken_magnitudes(text: str) -> str:
+    """52.3000 -> 52.3k, 1.5000000 -> 1.5M: a spoken quantity keeps its magnitude."""
+    return SPOKEN_MAGNITUDE.sub(lambda m: f"{m[1]}{MAGNITUDES[len(m[2]) // 3]}", text)
+
+
 def to_segment(seg, offset: float) -> Segment:
     """faster-whisper's segment as ours, with times shifted by the chunk's offset."""
     words = [
@@ -93,7 +106,7 @@ def to_segment(seg, offset: float) -> Segment:
     return Segment(
         start=round(offset + seg.start, 2),
         end=round(offset + seg.end, 2),
-        text=seg.text.strip(),
+        text=spoken_magnitudes(seg.text.strip()),
         avg_logprob=seg.avg_logprob,
         no_speech_prob=seg.no_speech_prob,
         compression_ratio=seg.compression_ratio,

@@ -14,6 +14,10 @@ SHIPPED = [
     "review_card",
     "ask_question",
     "answer_question",
+    "rewrite_facts_en",
+    "rewrite_facts_zh",
+    "translate_sentences_en",
+    "translate_sentences_zh",
 ]
 
 

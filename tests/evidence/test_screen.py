@@ -59,11 +59,6 @@ def test_a_teen_heard_as_a_ty_takes_the_slides_number():
         "a cluster of 30 nodes",  # not the slide's word before its number
     ):
         assert corrected(said, slide=slide) == (said, [])
-    assert corrected("serving 52.3000 input tokens", slide="52.3k input token/s/node") == (
-        "serving 52.3k input tokens",
-        [("52.3000", "52.3k", 4, 30.0)],
-    )
-    assert corrected("a 52.3000 ratio", slide="52.4k tokens")[1] == []  # another number
     # the heard number is on the slide too: it may be right
     assert corrected("Python 3.30", slide="Python 3.13 and Python 3.30")[1] == []
 

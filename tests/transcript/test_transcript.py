@@ -12,7 +12,7 @@ from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
 from pipeline.schema import Segment
 from pipeline.talk import read_talk
-from pipeline.transcript import keep_speech, transcribe
+from pipeline.transcript import keep_speech, spoken_magnitudes, transcribe
 from pipeline.transcript.options import TranscriptOptions
 from tests.helpers import DATA, EXAMPLE, talk_with
 
@@ -142,3 +142,12 @@ def test_an_unsure_segment_of_nothing_but_glossary_words_is_dropped_as_an_echo()
     kept, dropped = keep_speech([echo, said, sentence], ["SGLang", "radix trees"])
     assert kept == [said, sentence]
     assert dropped[0].text == "SGLang," and "glossary" in dropped[0].reason
+
+
+def test_a_spoken_quantity_keeps_its_magnitude_whatever_the_slide_shows():
+    said = "one node served 52.3000 prefill tokens and 1.5000000 users, 2.000 GPUs"
+    assert (
+        spoken_magnitudes(said) == "one node served 52.3k prefill tokens and 1.5M users, 2.000 GPUs"
+    )
+    for written in ("version 1.2.3000", "3.14 and 10,000", "a 4096 context"):
+        assert spoken_magnitudes(written) == written  # no decimal ending in zeros

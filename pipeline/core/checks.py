@@ -1,0 +1,189 @@
+"""The general checks a ledger sentence passes against its one source, each defined once:
+the same numbers, the same names, the same meaning, the right language, the article's
+voice and a sensible length. Each returns a typed SentenceCheck; none knows a case's words.
+"""
+
+import re
+
+from pipeline.core import terminology
+from pipeline.core.fidelity import (
+    CHARS_PER_WORD,
+    MIN_SIMILARITY,
+    MIN_WORDS,
+    chars_per_word,
+    similarity,
+)
+from pipeline.core.grounding import (
+    WORD,
+    content_tokens,
+    invented_numbers,
+    is_name,
+    mentions,
+    missing_numbers,
+    name_parts,
+)
+from pipeline.core.text import UNIT, has_cjk, numbers
+from pipeline.evidence import term_pattern
+from pipeline.schema.ledger import FactSource, SentenceCheck
+
+# Meaning: the multilingual-e5-small similarity of a rewrite and its source. Set on the
+# rewrites of the example talk and the real decks (tests/core/test_checks.py keeps a
+# sample): own-source rewrites scored 0.86-0.97, a neighbour's sentence 0.74-0.83.
+MIN_MEANING = 0.84
+# Length: a rewrite's content words (Chinese: character pairs) per its source's; a rewrite
+# outside this lost half of what was said or added as much again (same data as above).
+LENGTH_RATIO = (0.4, 2.0)
+MIN_LENGTH_TOKENS = 4  # shorter sources (a slide's label) vary too much to judge by length
+SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", '."', "。”", ".)", "。）")
+# The speaker speaking: the article speaks of the talk, never as its speaker.
+FIRST_PERSON = {
+    "en": re.compile(r"\b(?:I|I'm|I've|I'll|me|my|we|we're|we've|we'll|us|our|ours)\b", re.I),
+    "zh": re.compile(r"我们|咱们|我"),
+}
+
+
+def names_of(text: str) -> list[str]:
+    """The names a text writes in Latin letters (products, models, hardware, identifiers)."""
+    return list(dict.fromkeys(w for w in WORD.findall(text) if is_name(w)))
+
+
+def number_check(text: str, source: str) -> SentenceCheck:
+    invented = invented_numbers(text, source)
+    lost = missing_numbers(numbers(source), text)
+    detail = "; ".join(
+        part
+        for part in (
+            f"not in its source: {', '.join(invented)}" if invented else "",
+            f"left out: {', '.join(lost)}" if lost else "",
+        )
+        if part
+    )
+    return SentenceCheck(check="numbers", passed=not detail, detail=detail)
+
+
+def name_check(text: str, source: str, context: str = "") -> SentenceCheck:
+    """Every name of the source kept; none the source and its context lack added."""
+    lost = [n for n in names_of(source) if not mentions(text, n)]
+    added = [n for n in names_of(text) if not mentions(f"{source}\n{context}", n)]
+    detail = "; ".join(
+        part
+        for part in (
+            f"left out: {', '.join(lost)}" if lost else "",
+            f"not in its source: {', '.join(added)}" if added else "",
+        )
+        if part
+    )
+    return SentenceCheck(check="names", passed=not detail, detail=detail)
+
+
+def meaning_check(text: str, source: str) -> SentenceCheck:
+    score = similarity(text, source)
+    return SentenceCheck(check="meaning", passed=score >= MIN_MEANING, detail=f"{score:.2f}")
+
+
+def language_check(text: str, lang: str) -> SentenceCheck:
+    """English has no Chinese characters; Chinese has them."""
+    right = has_cjk(text) if lang == "zh" else not has_cjk(text)
+    return SentenceCheck(check="language", passed=right, detail="" if right else f"not {lang}")
+
+
+def voice_check(text: str, lang: str) -> SentenceCheck:
+    said = FIRST_PERSON[lang].findall(text)
+    return SentenceCheck(check="voice", passed=not said, detail=", ".join(dict.fromkeys(said)))
+
+
+def length_check(text: str, source: str) -> SentenceCheck:
+    have, had = len(content_tokens(text)), len(content_tokens(source))
+    if had < MIN_LENGTH_TOKENS:
+        return SentenceCheck(check="length", passed=True)
+    ratio = have / had
+    low, high = LENGTH_RATIO
+    return SentenceCheck(check="length", passed=low <= ratio <= high, detail=f"{ratio:.2f}")
+
+
+def sentence_check(text: str) -> SentenceCheck:
+    """A fact is said as a sentence: it ends as one (a slide's label does not)."""
+    ends = text.rstrip().endswith(SENTENCE_ENDS)
+    return SentenceCheck(check="sentence", passed=ends, detail="" if ends else "no full stop")
+
+
+def rewrite_checks(text: str, source: FactSource, lang: str) -> list[SentenceCheck]:
+    """A fact's rewrite against its own source (its slide title may supply a name)."""
+    return [
+        number_check(text, source.text),
+        name_check(text, source.text, source.context),
+        meaning_check(text, source.text),
+        language_check(text, lang),
+        voice_check(text, lang),
+        length_check(text, source.text),
+        sentence_check(text),
+    ]
+
+
+UNIT_OR_SYMBOL = re.compile(rf"{UNIT}|[A-Za-z]")  # "16 GB", "token/s", "x": not English words
+
+
+def stray_latin(chinese: str, names: list[str] = ()) -> list[str]:
+    """English words a Chinese sentence leaves untranslated: Latin words that are no name
+    and no part of a term the house keeps in Latin letters or of `names`."""
+    kept = [t.en for t in terminology.terms() if not terminology.chinese_only(t)] + list(names)
+    spans = [m.span() for term in kept for m in term_pattern(term, plural=True).finditer(chinese)]
+    spans += [m.span() for m in terminology.URL.finditer(chinese)]
+    return [
+        m.group()
+        for m in WORD.finditer(chinese)
+        if not is_name(m.group())
+        and not UNIT_OR_SYMBOL.fullmatch(m.group())
+        and not any(a <= m.start() and m.end() <= b for a, b in spans)
+    ]
+
+
+def translated_language_check(text: str, lang: str, names: list[str]) -> SentenceCheck:
+    """The right language, and in Chinese no English word left but names and kept terms."""
+    if lang != "zh" or not has_cjk(text):
+        return language_check(text, lang)
+    left = stray_latin(text, names)
+    return SentenceCheck(check="language", passed=not left, detail=", ".join(left))
+
+
+def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceCheck:
+    """A translation keeps the source's names as written: words of technical spelling, and
+    of the talk's own `names` it uses a one-word name ("slime", an English word and a
+    product) or the name words of a longer one ("KV" of "KV cache"). A name whose house
+    form is Chinese alone (paging: 分页) is translated."""
+
+    def translated(name: str) -> bool:
+        entry = terminology.entry_of(name)
+        return entry is not None and terminology.chinese_only(entry)
+
+    def kept(name: str) -> bool:
+        parts = name_parts(name) or ([name] if " " not in name else [])
+        return all(mentions(text, part) for part in parts)
+
+    used = [*names_of(source), *(n for n in names if mentions(source, n))]
+    lost = [n for n in dict.fromkeys(used) if not translated(n) and not kept(n)]
+    detail = f"left out: {', '.join(lost)}" if lost else ""
+    return SentenceCheck(check="names", passed=not lost, detail=detail)
+
+
+def translated_length_check(text: str, source: str, lang: str) -> SentenceCheck:
+    """Chinese characters per English word within fidelity's bounds."""
+    chinese, english = (text, source) if lang == "zh" else (source, text)
+    if len(english.split()) < MIN_WORDS:
+        return SentenceCheck(check="length", passed=True)
+    ratio = chars_per_word(chinese, english)
+    low, high = CHARS_PER_WORD
+    return SentenceCheck(check="length", passed=low <= ratio <= high, detail=f"{ratio:.2f}")
+
+
+def translation_checks(text: str, source: str, lang: str, names: list[str]) -> list[SentenceCheck]:
+    """A sentence's translation into `lang` against the sentence it translates."""
+    score = similarity(text, source)
+    return [
+        number_check(text, source),
+        kept_names_check(text, source, names),
+        SentenceCheck(check="meaning", passed=score >= MIN_SIMILARITY, detail=f"{score:.2f}"),
+        translated_language_check(text, lang, names),
+        voice_check(text, lang),
+        translated_length_check(text, source, lang),
+    ]

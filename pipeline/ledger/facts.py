@@ -1,0 +1,59 @@
+"""Fact sentences: each fact source rewritten as one written sentence in the talk's
+language and verified against that source alone (pipeline.core.checks), in batches
+(pipeline.ledger.rounds). A rewrite that fails twice gives way to its source as said,
+marked as a fallback. A sentence's numbers can only come from its own source: an answer
+that moves a number to another id fails that id's number check and never stands.
+"""
+
+from functools import partial
+
+from pipeline.core.checks import rewrite_checks
+from pipeline.core.prompts import Prompt
+from pipeline.ledger.rounds import Job, written
+from pipeline.llm.client import LLM
+from pipeline.schema.ledger import FactSource, LedgerSentence, Written
+
+KIND_LABEL = {"slide": "slide line", "table": "table row", "speech": "said", "notes": "notes"}
+
+
+def line_of(source: FactSource) -> str:
+    """How the prompt lists a source: what it is (a slide line under its title), its text."""
+    kind = KIND_LABEL[source.kind]
+    label = f'{kind} of "{source.context}"' if source.context else kind
+    return f"({label}) {source.text}"
+
+
+def as_said(source: FactSource, lang: str, tries: list[Written]) -> Written:
+    """The source as said stands in, with its own checks (a speaker's "I" still shows)."""
+    return Written(
+        text=source.text,
+        checks=rewrite_checks(source.text, source, lang),
+        fallback=True,
+        rejected=tries[-1].failed(),
+    )
+
+
+def rewrite_facts(
+    sources: list[FactSource], lang: str, llm: LLM, prompt: Prompt, terms: list[str]
+) -> list[LedgerSentence]:
+    """A fact sentence per source, in the sources' order, in language `lang`."""
+    jobs = [
+        Job(
+            id=source.id,
+            line=line_of(source),
+            check=partial(rewrite_checks, source=source, lang=lang),
+            fallback=partial(as_said, source, lang),
+        )
+        for source in sources
+    ]
+    done = written(jobs, llm, prompt, {"terms": ", ".join(terms) or "(none)"})
+    return [
+        LedgerSentence(
+            id=f"f-{source.id}",
+            kind="fact",
+            source=source.id,
+            units=[source.unit],
+            **{lang: done[source.id]},
+        )
+        for source in sources
+    ]

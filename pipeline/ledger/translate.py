@@ -1,0 +1,70 @@
+"""Translation per ledger sentence: each sentence translated into the other language in
+batches (pipeline.ledger.rounds), the house terminology written by code, and every
+translation checked against the sentence it translates alone (numbers, names kept,
+meaning, no English word left in Chinese but names and kept terms, voice, length). Two
+failed answers leave the one with fewer failures, marked as a fallback: a sentence is
+small enough to mark, so there is no chain of smaller pieces to fall back to.
+"""
+
+from functools import partial
+
+from pipeline.core import terminology
+from pipeline.core.checks import translation_checks
+from pipeline.core.prompts import Prompt
+from pipeline.ledger.rounds import Job, written
+from pipeline.llm.client import LLM
+from pipeline.schema.ledger import LedgerSentence, Written
+
+
+def in_house_terms(text: str, lang: str, names: list[str]) -> str:
+    """Chinese with the house's forms: word-by-word forms replaced, English words of
+    Chinese-only terms put in Chinese (code does it; a small model keeps forgetting)."""
+    if lang != "zh":
+        return text
+    text, _ = terminology.with_house_forms(text)
+    text, _ = terminology.with_chinese_forms(text, names)
+    return text
+
+
+def checked(answer: str, source: str, lang: str, names: list[str]) -> list:
+    return translation_checks(in_house_terms(answer, lang, names), source, lang, names)
+
+
+def best_try(tries: list[Written], lang: str, names: list[str]) -> Written:
+    """Of two failed answers, the one with fewer failed checks (the first on a tie)."""
+    best = min(tries, key=lambda t: (not t.text, len(t.failed())))
+    update = {"text": in_house_terms(best.text, lang, names), "fallback": True}
+    return best.model_copy(update=update | {"rejected": best.failed()})
+
+
+def translate_sentences(
+    sentences: list[LedgerSentence],
+    source_lang: str,
+    target_lang: str,
+    llm: LLM,
+    prompt: Prompt,
+    names: list[str],
+) -> list[LedgerSentence]:
+    """Each sentence with its text in `target_lang` beside the one in `source_lang`;
+    `names` are the talk's own (deck terms), kept as written."""
+    jobs = []
+    for sentence in sentences:
+        source = sentence.text(source_lang).text
+        jobs.append(
+            Job(
+                id=sentence.id,
+                line=source,
+                check=partial(checked, source=source, lang=target_lang, names=names),
+                fallback=partial(best_try, lang=target_lang, names=names),
+            )
+        )
+    whole = " ".join(job.line for job in jobs)
+    values = {"terms": ", ".join(names) or "-", "glossary": terminology.guide(whole, target_lang)}
+    done = written(jobs, llm, prompt, values)
+    translated = []
+    for sentence in sentences:
+        text = done[sentence.id]
+        if not text.fallback:
+            text = text.model_copy(update={"text": in_house_terms(text.text, target_lang, names)})
+        translated.append(sentence.model_copy(update={target_lang: text}))
+    return translated

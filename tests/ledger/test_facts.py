@@ -1,0 +1,133 @@
+"""Fact sentences: one source each, verified against that source alone."""
+
+import json
+import re
+
+import httpx
+import pytest
+
+from pipeline.core.grounding import number_forms
+from pipeline.core.prompts import load_prompt
+from pipeline.core.text import numbers
+from pipeline.ledger.facts import rewrite_facts
+from pipeline.ledger.sources import fact_sources
+from pipeline.llm.client import EndpointError
+from pipeline.schema import Evidence, EvidenceUnit
+from tests.llm_double import scripted_llm
+
+EVIDENCE = Evidence(
+    units=[
+        EvidenceUnit(
+            id="t-00:01:05",
+            kind="transcript",
+            text="So I think reserving the max length wastes 60 to 80 percent of memory. "
+            "Our blocks hold 16 tokens each.",
+            start=65.0,
+            slide=2,
+        ),
+        EvidenceUnit(
+            id="s-02",
+            kind="slide",
+            text="PagedAttention\nBlocks of 16 tokens, handed out on demand\nNext:\n"
+            "| GPU | Throughput |\n| --- | --- |\n| A100 | 2.2x vLLM |\n| H100 | 3.1x vLLM |",
+            slide=2,
+        ),
+    ]
+)
+PROMPT = load_prompt("rewrite_facts_en")
+ITEM = re.compile(r"^\[(\S+)\] \([^)]*\) (.*)$", re.M)
+
+
+def items(body: dict) -> list[tuple[str, str]]:
+    """The (id, text) of each item a request lists."""
+    return ITEM.findall(body["messages"][-1]["content"])
+
+
+def answering(write) -> callable:
+    """An endpoint that answers each listed item with write(id, text, all items)."""
+
+    def reply(body: dict) -> str:
+        listed = items(body)
+        answers = [{"id": i, "text": write(i, t, listed)} for i, t in listed]
+        return json.dumps({"sentences": answers})
+
+    return reply
+
+
+def test_a_talk_is_cut_into_one_source_per_line_row_and_sentence():
+    sources = fact_sources(EVIDENCE)
+    assert [(s.id, s.kind, s.context) for s in sources] == [
+        ("t-00:01:05.0", "speech", ""),
+        ("t-00:01:05.1", "speech", ""),
+        ("s-02.0", "slide", "PagedAttention"),  # the title is context, "Next:" no fact
+        ("s-02.2", "table", "GPU | Throughput"),
+        ("s-02.3", "table", "GPU | Throughput"),
+    ]
+    assert sources[3].text == "GPU: A100; Throughput: 2.2x vLLM"  # a number beside its column
+
+
+def test_a_faithful_rewrite_is_verified_and_cites_its_unit():
+    sources = fact_sources(EVIDENCE)[2:]
+    llm, endpoint = scripted_llm(answering(lambda i, t, _: t.rstrip(".") + "."))
+    ledger = rewrite_facts(sources, "en", llm, PROMPT, ["PagedAttention"])
+    assert [s.en.verified for s in ledger] == [True, True, True] and len(endpoint.requests) == 1
+    assert [s.units for s in ledger] == [["s-02"], ["s-02"], ["s-02"]]
+    assert ledger[0].id == "f-s-02.0" and ledger[0].zh is None
+
+
+def test_a_number_can_only_stand_in_the_sentence_of_its_own_source():
+    # The small model's known fault: every answer shifted onto the next item's id.
+    def shifted(source_id, text, listed):
+        ids = [i for i, _ in listed]
+        return listed[(ids.index(source_id) + 1) % len(listed)][1]
+
+    sources = fact_sources(EVIDENCE)
+    llm, endpoint = scripted_llm(answering(shifted))
+    ledger = rewrite_facts(sources, "en", llm, PROMPT, [])
+    own = {s.id: s.text for s in sources}
+    for sentence in ledger:
+        assert numbers(sentence.en.text) <= number_forms(own[sentence.source]), sentence
+    assert [s.en.text for s in ledger[3:]] == [own["s-02.2"], own["s-02.3"]]  # 2.2x stays A100's
+    assert [c.check for c in ledger[3].en.rejected][:1] == ["numbers"]  # why, for the reviewer
+    assert len(endpoint.requests) == 2  # one batch, asked once more with what failed
+    assert (
+        "use exactly the numbers of its own item (not in its source"
+        in endpoint.requests[1]["messages"][0]["content"]
+    )
+
+
+def test_the_speakers_voice_is_asked_away_or_stays_visible():
+    first = fact_sources(EVIDENCE)[:1]
+    replies = iter(["I think reserving the max length wastes 60 to 80 percent of memory."])
+    passive = "Reserving the maximum length wastes 60 to 80 percent of memory."
+    llm, _ = scripted_llm(answering(lambda i, t, _: next(replies, passive)))
+    (sentence,) = rewrite_facts(first, "en", llm, PROMPT, [])
+    assert sentence.en.text == passive and sentence.en.verified
+    llm, _ = scripted_llm(answering(lambda i, t, _: t))  # the model keeps the "I" twice
+    (kept,) = rewrite_facts(first, "en", llm, PROMPT, [])
+    assert kept.en.fallback and [c.check for c in kept.en.failed()] == ["voice"]
+
+
+def test_garbage_twice_is_a_marked_fallback_and_an_outage_fails():
+    sources = fact_sources(EVIDENCE)[2:3]
+    llm, _ = scripted_llm(["garbage"] * 6)
+    (sentence,) = rewrite_facts(sources, "en", llm, PROMPT, [])
+    assert sentence.en.fallback and sentence.en.text == sources[0].text
+    llm, _ = scripted_llm(lambda body: httpx.Response(503, json={"error": "down"}))
+    with pytest.raises(EndpointError):
+        rewrite_facts(sources, "en", llm, PROMPT, [])
+
+
+def test_long_speech_is_cut_at_its_clauses_and_a_bare_link_is_no_fact():
+    said = (
+        "所谓的高吞吐，这是指我们的整个推理框架有很多的人去访问，我们需要做到非常高的吞吐，"
+        "能够处理非常多的数据，但是处理数据多的时候，就会导致延迟增加"
+    )
+    units = [
+        EvidenceUnit(id="t-00:02:00", kind="transcript", text=said, start=120.0),
+        EvidenceUnit(id="s-04", kind="slide", text="Links\nhttps://github.com/x/y/issues/4042"),
+    ]
+    sources = fact_sources(Evidence(language="zh", units=units))
+    assert [s.id for s in sources] == ["t-00:02:00.0", "t-00:02:00.1"]
+    assert all(len(s.text) <= 60 for s in sources) and sources[0].text.endswith("数据，")
+    assert "".join(s.text for s in sources).replace("，", "") == said.replace("，", "")

@@ -1,0 +1,58 @@
+"""Translation per ledger sentence: checked against its own sentence, house terms by code."""
+
+import json
+import re
+
+from pipeline.core.prompts import load_prompt
+from pipeline.ledger.translate import translate_sentences
+from pipeline.schema.ledger import LedgerSentence, Written
+from tests.llm_double import scripted_llm
+
+PROMPT = load_prompt("translate_sentences_zh")
+ITEM = re.compile(r"^\[(\S+)\] (.*)$", re.M)
+EN = {
+    "f-1": "PagedAttention hands out blocks of 16 tokens on demand.",
+    "f-2": "Reserving the maximum length wastes 60 to 80 percent of the memory.",
+}
+ZH = {
+    "f-1": "PagedAttention 按需分配 16 个 token 的块。",
+    "f-2": "预留最大长度会浪费 60% 到 80% 的内存。",
+}
+
+
+def ledger() -> list[LedgerSentence]:
+    return [
+        LedgerSentence(id=i, kind="fact", source=i, units=["s-02"], en=Written(text=t))
+        for i, t in EN.items()
+    ]
+
+
+def answering(zh: dict[str, str]):
+    def reply(body: dict) -> str:
+        ids = [i for i, _ in ITEM.findall(body["messages"][-1]["content"])]
+        return json.dumps({"sentences": [{"id": i, "text": zh[i]} for i in ids]})
+
+    return reply
+
+
+def test_each_sentence_is_translated_beside_its_source_and_verified():
+    llm, endpoint = scripted_llm(answering(ZH))
+    done = translate_sentences(ledger(), "en", "zh", llm, PROMPT, ["PagedAttention"])
+    assert [s.zh.text for s in done] == list(ZH.values()) and all(s.zh.verified for s in done)
+    assert [s.en.text for s in done] == list(EN.values()) and len(endpoint.requests) == 1
+
+
+def test_an_english_word_left_in_chinese_is_caught_and_a_swapped_number_too():
+    bad = {"f-1": ZH["f-1"], "f-2": "预留最大长度会 waste 60% 到 90% 的内存。"}
+    llm, endpoint = scripted_llm(answering(bad))
+    first, second = translate_sentences(ledger(), "en", "zh", llm, PROMPT, ["PagedAttention"])
+    assert first.zh.verified and second.zh.fallback and len(endpoint.requests) == 2
+    failed = {c.check: c.detail for c in second.zh.failed()}
+    assert failed["language"] == "waste" and "90" in failed["numbers"]
+
+
+def test_house_terms_are_written_by_code():
+    said = {**ZH, "f-2": "预留最大长度会浪费 60% 到 80% 的显存令牌。"}
+    llm, _ = scripted_llm(answering(said))
+    _, second = translate_sentences(ledger(), "en", "zh", llm, PROMPT, [])
+    assert "令牌" not in second.zh.text and "token" in second.zh.text
