@@ -8,7 +8,8 @@ against its neighbour's (the small model's known fault is an answer shifted by o
                                       [--max-sources 48] [--runs 1]
 
 The talk stages up to the evidence run as in a talk run (into outputs/.benchmarks/ledger/);
-the first --max-sources sources in talk order are rewritten. Prints a line per case and
+the first --max-sources selected sources (pipeline.ledger.select) in talk order are
+rewritten and translated. Prints a line per case and
 run, and last one JSON object.
 """
 
@@ -34,6 +35,7 @@ from pipeline.core.text import writing_language  # noqa: E402
 from pipeline.deck.vocabulary import collect_terms  # noqa: E402
 from pipeline.ledger import rounds  # noqa: E402
 from pipeline.ledger.facts import rewrite_facts  # noqa: E402
+from pipeline.ledger.select import select_facts  # noqa: E402
 from pipeline.ledger.sources import fact_sources  # noqa: E402
 from pipeline.ledger.translate import translate_sentences  # noqa: E402
 from pipeline.llm.session import LLMSession  # noqa: E402
@@ -65,7 +67,8 @@ def measure(case: str, max_sources: int, session: LLMSession, settings: Settings
     folder = talk_folder(CASES / case, raw, OUT / "inputs")
     run, evidence, vocabulary = evidence_of(folder, settings)
     lang = writing_language(evidence.language)
-    sources = fact_sources(evidence)[:max_sources]
+    everything = fact_sources(evidence)
+    sources = select_facts(everything, vocabulary)[:max_sources]
     llm = session.get()  # no call cache: every run asks the model afresh
     calls = []
     llm = llm.with_sink(calls.append)
@@ -91,6 +94,7 @@ def measure(case: str, max_sources: int, session: LLMSession, settings: Settings
     return {
         "case": case,
         "sources": len(sources),
+        "selected_of": [len(select_facts(everything, vocabulary)), len(everything)],
         "verified_share": round(sum(t.verified for t in written) / max(len(written), 1), 3),
         "fallback_share": round(sum(t.fallback for t in written) / max(len(written), 1), 3),
         "fallback_failed_checks": dict(failed),

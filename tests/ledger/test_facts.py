@@ -91,7 +91,7 @@ def test_a_number_can_only_stand_in_the_sentence_of_its_own_source():
     assert [c.check for c in ledger[3].en.rejected][:1] == ["numbers"]  # why, for the reviewer
     assert len(endpoint.requests) == 2  # one batch, asked once more with what failed
     assert (
-        "use exactly the numbers of its own item (not in its source"
+        "use exactly the numbers of its own item ("
         in endpoint.requests[1]["messages"][0]["content"]
     )
 

@@ -1,0 +1,58 @@
+"""Which fact sources an article states, decided in code before any is rewritten, so the
+model's work grows with the article, not with the talk:
+
+- every slide line and table row is kept (what the deck shows is what the talk claims);
+- a sentence said is kept when it names or measures something: a number, a name, or a
+  term of the talk's vocabulary or the house terminology. Meta-talk ("next we compare a
+  few of them") names nothing and is left out;
+- speech that only says again what a kept slide line says (its content words are that
+  line's) is left out, and so is speech that repeats an earlier kept sentence;
+- past `limit`, the speech that names and measures most is kept, the rest left out; what
+  is kept stays in talk order.
+"""
+
+from pipeline.core import terminology
+from pipeline.core.checks import names_of
+from pipeline.core.grounding import duplicate_of, mentions, support
+from pipeline.core.text import has_cjk, numbers
+from pipeline.schema.ledger import FactSource
+
+# Speech whose content words a slide line holds this share of says nothing beyond it: the
+# support bound of pipeline.core.grounding (MIN_SUPPORT is half; "all but a word" here).
+COVERED = 0.8
+
+
+def weight(source: FactSource, vocabulary: list[str]) -> int:
+    """What a source names and measures: its numbers, names and known terms."""
+    text = source.text
+    terms = terminology.chinese_terms_in(text) if has_cjk(text) else terminology.terms_in(text)
+    said = [v for v in vocabulary if mentions(text, v)]
+    return 2 * len(numbers(text)) + len(names_of(text)) + len(said) + len(terms)
+
+
+def covered(source: FactSource, shown: list[FactSource]) -> bool:
+    """Speech that a slide line already says, adding no number of its own."""
+    return any(
+        support(source.text, line.text) >= COVERED and numbers(source.text) <= numbers(line.text)
+        for line in shown
+    )
+
+
+def select_facts(
+    sources: list[FactSource], vocabulary: list[str], limit: int | None = None
+) -> list[FactSource]:
+    """The sources an article states, in talk order (see the module's docstring)."""
+    shown = [s for s in sources if s.kind in ("slide", "table")]
+    said: list[FactSource] = []
+    for source in sources:
+        if source.kind in ("slide", "table") or weight(source, vocabulary) == 0:
+            continue
+        if covered(source, shown) or duplicate_of(source.text, [s.text for s in said]) is not None:
+            continue
+        said.append(source)
+    if limit is not None and len(shown) + len(said) > limit:
+        room = max(limit - len(shown), 0)
+        ranked = {s.id for s in sorted(said, key=lambda s: -weight(s, vocabulary))[:room]}
+        said = [s for s in said if s.id in ranked]
+    kept = {s.id for s in shown + said}
+    return [s for s in sources if s.id in kept]

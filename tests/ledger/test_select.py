@@ -1,0 +1,35 @@
+"""Which facts an article states, decided in code."""
+
+from pipeline.ledger.select import select_facts
+from pipeline.schema.ledger import FactSource
+
+
+def source(n: int, text: str, kind: str = "speech") -> FactSource:
+    unit = "s-02" if kind in ("slide", "table") else f"t-00:00:{n:02d}"
+    return FactSource(id=f"{unit}.{n}", unit=unit, kind=kind, text=text)
+
+
+SOURCES = [
+    source(1, "Next we will compare a few of them side by side."),  # names nothing
+    source(2, "Blocks of 16 tokens, handed out on demand", "slide"),
+    source(3, "So blocks of 16 tokens are handed out on demand."),  # the slide again
+    source(4, "Reserving the maximum length wastes 60 to 80 percent of the KV cache."),
+    source(5, "Reserving the maximum length wastes 60 to 80 percent of the KV cache!"),  # repeat
+    source(6, "With prefix caching, one A100 served 2.2 times the requests."),
+    source(7, "The scheduler admits work while the pool has room."),
+]
+
+
+def test_speech_that_names_nothing_or_says_again_what_is_shown_is_left_out():
+    kept = select_facts(SOURCES, ["PagedAttention", "scheduler"])
+    assert [s.id.split(".")[1] for s in kept] == ["2", "4", "6", "7"]
+
+
+def test_past_the_limit_the_speech_that_names_and_measures_most_stays_in_talk_order():
+    kept = select_facts(SOURCES, ["PagedAttention", "scheduler"], limit=3)
+    assert [s.id.split(".")[1] for s in kept] == ["2", "4", "6"]  # the slide line always
+
+
+def test_chinese_speech_with_a_house_term_is_a_fact_and_meta_talk_is_not():
+    said = [source(1, "接着我们分开几个来去横向的对比"), source(2, "高吞吐跟低延迟有可能是相悖的")]
+    assert [s.id for s in select_facts(said, [])] == [said[1].id]
