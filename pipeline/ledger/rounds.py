@@ -15,9 +15,11 @@ from pipeline.llm.client import LLM, InvalidReply
 from pipeline.llm.parallel import ordered_map
 from pipeline.schema.ledger import SentenceCheck, Written
 
-# Jobs per call: enough to share the prompt's cost, few enough that a 1.5B model keeps
-# each answer under its own id.
-BATCH = 6
+# Jobs per call. Measured on the sglang-2025 and zh-inference-frameworks sources
+# (benchmarks/ledger_facts.py --batch): six per call, the 1.5B copied every item (verified
+# 0.33 and 0.13); one per call, it rewrote them (0.56 and 0.33) in the same or less time,
+# the server's slots running single calls side by side.
+BATCH = 1
 TOKENS_PER_SENTENCE = 90  # a written sentence of up to ~60 words, with its id and JSON
 MAX_SENTENCE_CHARS = 500
 
