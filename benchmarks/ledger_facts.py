@@ -7,7 +7,8 @@ against its neighbour's (the small model's known fault is an answer shifted by o
     python benchmarks/ledger_facts.py [--cases sglang-2025,zh-inference-frameworks]
                                       [--max-sources 48] [--runs 1]
 
-The talk stages up to the evidence run as in a talk run (into outputs/.benchmarks/ledger/);
+The talk stages up to the evidence run as in a talk run (into outputs/.benchmarks/ledger/,
+the talk folders assembled in a temporary folder);
 the first --max-sources selected sources (pipeline.ledger.select) in talk order are
 rewritten and translated. Prints a line per case and
 run, and last one JSON object.
@@ -17,6 +18,7 @@ import argparse
 import json
 import statistics
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -62,9 +64,11 @@ def quantiles(values: list[float]) -> list[float]:
     return [round(min(values), 3), round(cut[0], 3), round(cut[4], 3), round(max(values), 3)]
 
 
-def measure(case: str, max_sources: int, session: LLMSession, settings: Settings) -> dict:
+def measure(
+    case: str, max_sources: int, session: LLMSession, settings: Settings, inputs: Path
+) -> dict:
     raw, _ = truth_of(CASES / case)
-    folder = talk_folder(CASES / case, raw, OUT / "inputs")
+    folder = talk_folder(CASES / case, raw, inputs)
     run, evidence, vocabulary = evidence_of(folder, settings)
     lang = writing_language(evidence.language)
     everything = fact_sources(evidence)
@@ -132,10 +136,12 @@ def main() -> None:
     settings = Settings()
     settings.outputs_dir = OUT / "outputs"
     results = []
-    with LLMSession(settings) as session:
+    # Talk folders are assembled in a temporary folder: material read from ../shared
+    # (licence not stated) is not kept.
+    with LLMSession(settings) as session, tempfile.TemporaryDirectory() as inputs:
         for case in args.cases.split(","):
             for run in range(args.runs):
-                result = measure(case, args.max_sources, session, settings)
+                result = measure(case, args.max_sources, session, settings, Path(inputs))
                 results.append(result)
                 print(
                     json.dumps({**result, "run": run, "batch": args.batch}, ensure_ascii=False),

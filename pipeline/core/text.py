@@ -174,16 +174,28 @@ def near_duplicate(a: str, b: str) -> bool:
     return fuzz.ratio(a, b) >= NEAR_DUPLICATE
 
 
-# Characters Markdown reads as markup (with the site's attr_list): code, emphasis, links and
-# images, attribute lists, headings; and HTML's specials, which are written as entities.
-MARKDOWN_SPECIALS = re.compile(r"[\\`*_{}\[\]#&<>]")
-HTML_SPECIALS = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# What Markdown (with the site's attr_list) reads as markup in text: code, emphasis, links
+# and images, attribute lists and headings (each escaped with a backslash); a "<" that
+# opens a tag, comment or autolink and an "&" that opens a character reference (written as
+# entities); a ">" that opens a quote. Every other "<", "&" and ">" is shown as it is, so
+# "x < y && y > z => w" stays readable in the Markdown itself.
+MARKDOWN_SPECIALS = re.compile(r"[\\`*_{}\[\]#]|<(?=[A-Za-z/!?])|&(?=#?\w+;)|^\s*>", re.MULTILINE)
+HTML_SPECIALS = {"<": "&lt;", "&": "&amp;"}
 
 
 def markdown_text(text: str) -> str:
     """Markdown that shows `text` as it is: no link, tag, entity, attribute or emphasis of
     its own survives (a "[x](javascript:...)" stays text)."""
-    return MARKDOWN_SPECIALS.sub(lambda m: HTML_SPECIALS.get(m.group(), "\\" + m.group()), text)
+
+    def escaped(match: re.Match) -> str:
+        found = match.group()
+        if found in HTML_SPECIALS:
+            return HTML_SPECIALS[found]
+        if found.strip() == ">":  # a quote's opening
+            return found.replace(">", "\\>")
+        return "\\" + found
+
+    return MARKDOWN_SPECIALS.sub(escaped, text)
 
 
 def markdown_table(rows: list[list[str | None]]) -> str:

@@ -81,3 +81,13 @@ def test_markup_from_a_model_or_a_talk_is_shown_as_text():
     assert "[here](javascript:" not in en_md and "\\[here\\](javascript:" in en_md  # not a link
     body = markdown.markdown(en_md.split("---\n", 2)[2], extensions=["attr_list", "md_in_html"])
     assert live_markup(body) == [] and html.unescape(said) in html.unescape(body)
+
+
+def test_comparisons_and_arrows_stay_as_written_in_the_markdown_and_on_the_page():
+    said = "Prefill => decode when x < y && y > z."
+    zh_md, en_md = articles(
+        draft("en", said, ["s-03"], "T"), draft("zh", "见下文。", ["s-03"], "标题")
+    )
+    assert said in en_md  # escaped once, when the page is rendered: here nothing needs it
+    body = markdown.markdown(en_md.split("---\n", 2)[2])
+    assert "Prefill =&gt; decode when x &lt; y &amp;&amp; y &gt; z." in body
