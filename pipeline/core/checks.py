@@ -51,9 +51,9 @@ def names_of(text: str) -> list[str]:
 
 def differences(check: CheckName, lost: list[str], added: list[str]) -> SentenceCheck:
     """A check of what a sentence left out of its source and added to it."""
-    parts = [f"left out: {', '.join(lost)}" if lost else "", ""]
-    parts[1] = f"not in its source: {', '.join(added)}" if added else ""
-    detail = "; ".join(part for part in parts if part)
+    parts = [f"left out: {', '.join(lost)}"] if lost else []
+    parts += [f"not in its source: {', '.join(added)}"] if added else []
+    detail = "; ".join(parts)
     return SentenceCheck(check=check, passed=not detail, detail=detail)
 
 

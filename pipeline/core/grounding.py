@@ -51,6 +51,9 @@ COPY_RUN = {"en": 8, "zh": 15}  # words for English, characters for Chinese
 COPY_PUNCTUATION = set("，。、；：？！,.;:?!")
 # A sentence whose content words are less than this share in its cited units is unsupported.
 MIN_SUPPORT = 0.5
+# A claim or a fact needs this many content words (Chinese: character pairs): "Technique2:"
+# or a bare link copied off a slide states nothing.
+MIN_CONTENT_TOKENS = 3
 STEM = 5  # words sharing their first five letters match: "batches", "batching"
 # Chinese written in other words than it was said breaks the character pairs across its new
 # word order (19 of 30 faithful rephrasings in tests/data/zh_support.yaml fall under

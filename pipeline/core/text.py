@@ -174,6 +174,12 @@ def near_duplicate(a: str, b: str) -> bool:
     return fuzz.ratio(a, b) >= NEAR_DUPLICATE
 
 
+# Where a long spoken sentence may be cut: after a clause's comma, semicolon or colon, and
+# (unpunctuated Chinese subtitles) at a space beside a Chinese character, where one cue
+# ended and the next began.
+AFTER_CLAUSE = re.compile(r"(?<=[,;:，；：])\s*")
+CUE_BREAK = re.compile(f"(?<=[{CJK_CHARS}])\\s+|\\s+(?=[{CJK_CHARS}])")
+
 # What Markdown (with the site's attr_list) reads as markup in text: code, emphasis, links
 # and images, attribute lists and headings (each escaped with a backslash); a "<" that
 # opens a tag, comment or autolink and an "&" that opens a character reference (written as

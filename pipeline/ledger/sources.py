@@ -3,11 +3,9 @@ slide gives a source per line (its title is their context, never a fact of its o
 per table row (its header the context); speech and speaker notes a source per sentence.
 Lines and sentences too short to state anything are left out."""
 
-import re
-
-from pipeline.core.grounding import content_tokens, split_sentences
+from pipeline.core.grounding import MIN_CONTENT_TOKENS, content_tokens, split_sentences
 from pipeline.core.terminology import URL
-from pipeline.core.text import CJK_CHARS, has_cjk
+from pipeline.core.text import AFTER_CLAUSE, CUE_BREAK, has_cjk
 from pipeline.schema import Evidence, EvidenceUnit
 from pipeline.schema.ledger import FactSource
 
@@ -15,13 +13,6 @@ from pipeline.schema.ledger import FactSource
 # Longer speech (subtitles of a lecture run clauses together without a full stop) is cut
 # at its clause ends or, in Chinese, at the pauses between cues.
 MAX_SOURCE = {"zh": 60, "en": 40}  # Chinese characters; English words
-CLAUSE = re.compile(r"(?<=[,;:，；：])\s*")
-CUE_PAUSE = re.compile(
-    f"(?<=[{CJK_CHARS}])\\s+(?=[{CJK_CHARS}A-Za-z])|(?<=[A-Za-z])\\s+(?=[{CJK_CHARS}])"
-)
-# A source states something with at least this many content words (Chinese: character
-# pairs) besides its links: "Technique 2:" or a bare link is a label.
-MIN_CONTENT_TOKENS = 3
 
 
 def table_cells(line: str) -> list[str]:
@@ -77,9 +68,9 @@ def pieces(sentence: str) -> list[str]:
     budget = MAX_SOURCE["zh" if cjk else "en"]
     if size(sentence) <= budget:
         return [sentence]
-    parts = [p.strip() for p in CLAUSE.split(sentence) if p.strip()]
+    parts = [p.strip() for p in AFTER_CLAUSE.split(sentence) if p.strip()]
     if cjk:
-        parts = [q for p in parts for q in CUE_PAUSE.split(p) if q.strip()]
+        parts = [q for p in parts for q in CUE_BREAK.split(p) if q.strip()]
     glue = "，" if cjk else " "
     packed: list[str] = []
     for part in parts:

@@ -61,10 +61,9 @@ def threads_of(talks: list[PublishedTalk], articles: Articles) -> list[Thread]:
     return threads[:MAX_THREADS]
 
 
-def unknown_order(path: Path, meetup: Meetup, articles: Articles, inputs_dir: Path) -> list[str]:
+def unknown_order(path: Path, meetup: Meetup, known: dict[str, PublishedTalk]) -> list[str]:
     """A warning for each entry of the meetup's order that names no talk of its folder
-    (neither a published talk nor a folder there)."""
-    known = members(path.parent, articles.talks, inputs_dir)
+    (neither one of its published talks, `known`, nor a folder there)."""
     return [
         f"{path}: order names '{name}', which is no talk folder beside it; left out"
         for name in meetup.order
@@ -72,8 +71,14 @@ def unknown_order(path: Path, meetup: Meetup, articles: Articles, inputs_dir: Pa
     ]
 
 
-def hub_of(folder: Path, meetup: Meetup, articles: Articles, inputs_dir: Path) -> Hub:
-    by_folder = members(folder, articles.talks, inputs_dir)
+def hub_of(
+    folder: Path,
+    meetup: Meetup,
+    by_folder: dict[str, PublishedTalk],
+    articles: Articles,
+    inputs_dir: Path,
+) -> Hub:
+    """The event of `folder`, whose published talks are `by_folder` (see members)."""
     inside = list(by_folder.values())
     pinned = [by_folder[name].slug for name in meetup.order if name in by_folder]
     relative = folder.resolve().relative_to(inputs_dir.resolve()).as_posix()
@@ -98,8 +103,9 @@ def hubs_of(articles: Articles, inputs_dir: Path) -> tuple[list[Hub], list[str]]
         except StageFailure as err:
             warnings.append(f"{err}; its hub is left out")
             continue
-        warnings += unknown_order(path, meetup, articles, inputs_dir)
-        hub = hub_of(path.parent, meetup, articles, inputs_dir)
+        by_folder = members(path.parent, articles.talks, inputs_dir)
+        warnings += unknown_order(path, meetup, by_folder)
+        hub = hub_of(path.parent, meetup, by_folder, articles, inputs_dir)
         if len(hub.talks) >= MIN_USERS:
             hubs.append(hub)
     return sorted(hubs, key=lambda h: h.date or dt.date.min, reverse=True), warnings

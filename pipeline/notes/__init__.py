@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, create_model
 
 from pipeline.core.grounding import (
+    MIN_CONTENT_TOKENS,
     MIN_SUPPORT,
     cited_text,
     content_tokens,
@@ -25,7 +26,15 @@ from pipeline.core.grounding import (
     support,
 )
 from pipeline.core.prompts import Prompt
-from pipeline.core.text import CJK_CHARS, LANGUAGE_NAMES, NUMBER, has_cjk, numbers, writing_language
+from pipeline.core.text import (
+    AFTER_CLAUSE,
+    CUE_BREAK,
+    LANGUAGE_NAMES,
+    NUMBER,
+    has_cjk,
+    numbers,
+    writing_language,
+)
 from pipeline.llm.client import LLM, InvalidReply
 from pipeline.llm.parallel import ordered_map
 from pipeline.notes.options import NotesOptions
@@ -43,15 +52,9 @@ PRONOUN_SUBJECT = re.compile(
 MAX_STATEMENT_CHARS = 300
 MAX_EXCERPT_CHARS = 220
 MAX_WINDOW_CHARS = 100
-CLAUSE_END = re.compile(r"(?<=[,;:，；：])\s*")
-# A claim needs this many content words (Chinese: character pairs): "Technique2:" or a bare
-# link copied off a slide states nothing.
-MIN_CONTENT_TOKENS = 3
 URL = re.compile(r"https?://\S+")
 # A number standing alone, or in thousands or millions ("52.3k token/s", "10K contexts").
 QUANTITY = re.compile(r"(?<![A-Za-z\d.])(\d+(?:[.,]\d+)*)(?:[kKM])?(?![A-Za-z\d]|[.,]\d)")
-# A space beside a Chinese character: where one subtitle cue ended and the next began.
-CUE_BREAK = re.compile(f"(?<=[{CJK_CHARS}])\\s+|\\s+(?=[{CJK_CHARS}])")
 CONDITION = re.compile(
     r"(?<![\w.-])(?:[A-Za-z][\w.-]*\d[\w.-]*[A-Za-z\d]|\d+(?:\.\d+)?[BMK])(?![\w])"
 )
@@ -175,7 +178,7 @@ def excerpt(sentence: str, number: str | None = None) -> str:
     budget = MAX_WINDOW_CHARS if cjk else MAX_EXCERPT_CHARS
     if len(text) <= budget:
         return text
-    parts, glue = [p for p in CLAUSE_END.split(text) if p], "" if cjk else " "
+    parts, glue = [p for p in AFTER_CLAUSE.split(text) if p], "" if cjk else " "
     if len(parts) == 1 and cjk:
         parts, glue = [p for p in CUE_BREAK.split(text) if p], "，"
     lo = next((k for k, p in enumerate(parts) if number and number in p), 0)

@@ -155,9 +155,8 @@ def topic_page(topic: Topic, h: Holdings, lang: str) -> str:
     path = next((p for p in h.library.paths if p.id == topic.id), None)
     if path and path.notes:
         lines += [
-            f"## {HEADINGS[lang]['path']}：{markdown_text(path.name(lang))}"
-            if lang == "zh"
-            else f"## {HEADINGS[lang]['path']}: {markdown_text(path.name(lang))}",
+            f"## {HEADINGS[lang]['path']}{'：' if lang == 'zh' else ': '}"
+            f"{markdown_text(path.name(lang))}",
             "",
         ]
         return "\n".join(lines + path_cards(path, h, lang, page))
@@ -171,7 +170,8 @@ def glossary_index(h: Holdings, lang: str) -> str:
     for entry in h.library.glossary:
         link = relative(page_path("glossary", entry.id, "zh"), page)
         name = typeset_text(shown_term(entry.term, lang), lang)
-        also = f" · {markdown_text(entry.term)}" if name != markdown_text(entry.term) else ""
+        term = markdown_text(entry.term)
+        also = f" · {term}" if name != term else ""
         used = words["used"].format(n=len(entry.used_by))
         lines.append(
             f"- [{name}]({link}){also}：{used}" if lang == "zh" else f"- [{name}]({link}): {used}"
@@ -185,8 +185,8 @@ def glossary_page(entry: GlossaryTerm, h: Holdings, lang: str) -> str:
     talk = h.by_slug[entry.explained.slug]
     name = typeset_text(shown_term(entry.term, lang), lang)
     lines = [f"# {name}", ""]
-    if name != markdown_text(entry.term):
-        lines += [f"*{markdown_text(entry.term)}*", ""]
+    if name != (term := markdown_text(entry.term)):
+        lines += [f"*{term}*", ""]
     sentence = entry.explained.zh if lang == "zh" else entry.explained.en
     units = [talk.units[c] for c in entry.explained.citations if c in talk.units]
     lines += [words["explained"].format(title=title_link(talk, lang, page)), ""]
