@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from evals.golden import CASES, cases, run_case, talk_folder, truth_of  # noqa: E402
 from evals.metrics import talk_metrics  # noqa: E402
-from pipeline.core.grounding import copy_tokens  # noqa: E402
+from pipeline.schema import Ledger  # noqa: E402
 
 # The figures this benchmark reports, by their names in evals.metrics.
 FIGURES = {
@@ -67,16 +67,11 @@ def measure(out: Path, truth) -> dict:
     result = {"minutes": round(minutes, 1)}
     result |= {name: figures[key] for name, key in FIGURES.items()}
     result["llm_s_per_talk_minute"] = round(figures["llm_seconds"] / minutes, 1)
-    draft = json.loads((out / "draft.json").read_text())
-    result["revisions"] = len(draft.get("revisions", []))
-    # spoken notes said again in other words (punctuation alone does not count) / asked
-    restated = draft.get("restatements", [])
-    lang = json.loads((out / "notes.json").read_text())["language"]
-    reworded = sum(
-        bool(r["written"]) and copy_tokens(r["written"], lang) != copy_tokens(r["said"], lang)
-        for r in restated
-    )
-    result["notes_restated"] = f"{reworded}/{len(restated)}"
+    ledger = Ledger.model_validate_json((out / "ledger.json").read_text())
+    written = [w for s in ledger.sentences for w in (s.zh, s.en) if w is not None]
+    result["sentences"] = len(ledger.sentences)
+    result["verified"] = round(sum(w.verified for w in written) / max(len(written), 1), 3)
+    result["fallbacks"] = sum(w.fallback for w in written)
     result["verdict"] = json.loads((out / "review.json").read_text())["card"]["verdict"]
     return result
 

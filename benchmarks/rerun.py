@@ -1,5 +1,5 @@
-"""What a rerun costs: the example talk cold, unchanged, after a drafting prompt edit, and
-resumed after a SIGKILL during drafting, each through the CLI as a user runs it.
+"""What a rerun costs: the example talk cold, unchanged, after a fact-rewriting prompt edit, and
+resumed after a SIGKILL while the ledger is written, each through the CLI as a user runs it.
 
     python benchmarks/rerun.py [--model 1.5b|0.5b]
 
@@ -62,7 +62,7 @@ def llm_calls(outputs: Path) -> list[dict]:
 
 
 def edit_prompt(prompts: Path, old: str, new: str) -> None:
-    path = prompts / "write_paragraph.yaml"
+    path = prompts / "rewrite_facts_en.yaml"
     path.write_text(path.read_text().replace(old, new))
 
 
@@ -102,9 +102,9 @@ def main() -> None:
     process = cli(*talk, env=env)
     calls_before = len(llm_calls(outputs))
     deadline = time.monotonic() + 1800
-    while record(outputs).get("stage") != "draft" or len(llm_calls(outputs)) < calls_before + 3:
+    while record(outputs).get("stage") != "ledger" or len(llm_calls(outputs)) < calls_before + 3:
         if process.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit("the run ended before drafting had made three calls")
+            raise SystemExit("the run ended before the ledger stage had made three calls")
         time.sleep(0.5)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()

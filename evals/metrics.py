@@ -34,11 +34,13 @@ from pipeline.core.grounding import (
 from pipeline.core.prompts import load_prompt
 from pipeline.core.text import TECHNICAL, numbers
 from pipeline.draft import MIN_CHAPTER_SENTENCES, DraftPrompts, sentence_count
+from pipeline.ledger import LedgerPrompts
 from pipeline.review import check_fidelity, check_terminology
 from pipeline.schema import (
     Draft,
     DraftText,
     Evidence,
+    Ledger,
     Notes,
     Questions,
     RunRecord,
@@ -46,7 +48,7 @@ from pipeline.schema import (
     Transcript,
 )
 
-PROMPTS = ("notes", "outline", *DraftPrompts.NAMES)
+PROMPTS = ("notes", "outline", *DraftPrompts.NAMES, *LedgerPrompts.NAMES)
 LOW_CONFIDENCE = -1.0  # avg_logprob below this: Whisper was unsure of the segment
 PART_N = re.compile(r"Part \d+|第\s*\d+\s*部分")
 NORMALISE = jiwer.Compose(
@@ -271,7 +273,7 @@ def parity(draft: Draft) -> float:
     return round(sum(same) / len(same), 3) if same and same_shape else 0.0
 
 
-LLM_STAGES = ("notes", "outline", "draft")
+LLM_STAGES = ("notes", "outline", "ledger")
 
 
 def qa_metrics(questions: Questions | None, evidence: Evidence, language: str) -> dict:
@@ -320,7 +322,8 @@ def cost(out: Path, run: RunRecord | None) -> dict:
 def talk_metrics(out: Path, truth: Truth | None = None) -> dict:
     """Every figure of one talk's outputs folder."""
     transcript = read(out, "transcript.json", Transcript)
-    draft = read(out, "draft.json", Draft)
+    ledger = read(out, "ledger.json", Ledger)
+    draft = ledger.draft() if ledger else None
     evidence = read(out, "evidence.json", Evidence)
     run = read(out, "run.json", RunRecord)
     figures = asr_metrics(transcript, truth)

@@ -62,10 +62,10 @@ def run_stages(
         evidence = tasks.evidence(run, transcript, deck, timeline, vocabulary, settings)
         notes = tasks.notes(run, evidence, vocabulary, settings, llm)
         outline = tasks.outline(run, notes, evidence, talk.meta, settings, llm)
-        draft = tasks.draft(run, outline, notes, evidence, vocabulary, settings, llm)
-        review = tasks.review(run, draft, notes, evidence, vocabulary, settings, llm)
-        tasks.questions(run, draft, notes, evidence, vocabulary, settings, llm)
-        articles = tasks.article(run, draft, evidence, talk, review)
+        ledger = tasks.ledger(run, outline, notes, evidence, vocabulary, settings, llm)
+        review = tasks.review(run, ledger, notes, evidence, vocabulary, settings, llm)
+        tasks.questions(run, ledger, notes, evidence, vocabulary, settings, llm)
+        articles = tasks.article(run, ledger, evidence, talk, review)
     except StageFailed:
         return run.record
     except KeyboardInterrupt as stop:

@@ -26,8 +26,9 @@ from pipeline.core.models import resolve_whisper
 from pipeline.core.prompts import Prompt, load_prompt
 from pipeline.core.settings import Settings
 from pipeline.core.text import writing_language
-from pipeline.draft import DraftPrompts, Writer, write_drafts
+from pipeline.draft import DraftPrompts, Writer
 from pipeline.evidence import build_evidence
+from pipeline.ledger import LedgerPrompts, write_ledger
 from pipeline.llm.cache import CallCache
 from pipeline.llm.client import OpenAILLM
 from pipeline.llm.session import LLMSession
@@ -39,8 +40,8 @@ from pipeline.runner import Stage, TalkRun
 from pipeline.schema import (
     Article,
     Deck,
-    Draft,
     Evidence,
+    Ledger,
     Notes,
     Outline,
     Questions,
@@ -193,7 +194,7 @@ def draft_prompts(settings: Settings) -> DraftPrompts:
     return DraftPrompts.load(settings.prompts_dir)
 
 
-def draft(
+def ledger(
     run: TalkRun,
     outline: Outline,
     notes: Notes,
@@ -201,8 +202,8 @@ def draft(
     vocabulary: list[str],
     settings: Settings,
     llm: LLMSession,
-) -> Draft:
-    prompts = draft_prompts(settings)
+) -> Ledger:
+    prompts = LedgerPrompts.load(settings.prompts_dir)
     key = {
         "outline": outline,
         "notes": notes,
@@ -211,23 +212,15 @@ def draft(
         "prompts": prompts.all(),
     }
 
-    def make() -> Draft:
-        return write_drafts(
-            outline,
-            notes,
-            evidence,
-            vocabulary,
-            llm_for(llm, run),
-            prompts,
-            settings.llm.candidates,
-        )
+    def make() -> Ledger:
+        return write_ledger(outline, notes, evidence, vocabulary, llm_for(llm, run), prompts)
 
-    return run_stage(run, stages.DRAFT, make, key | writing_key(settings, llm))
+    return run_stage(run, stages.LEDGER, make, key | llm_key(settings, llm))
 
 
 def review(
     run: TalkRun,
-    draft: Draft,
+    ledger: Ledger,
     notes: Notes,
     evidence: Evidence,
     vocabulary: list[str],
@@ -238,10 +231,10 @@ def review(
     card_prompt = load_prompt("review_card", settings.prompts_dir)
     drafting = draft_prompts(settings)
     prompts = [load_prompt(name, settings.prompts_dir) for name in ("notes", *OUTLINE_PROMPTS)]
-    prompts += drafting.all()
+    prompts += [*drafting.all(), *LedgerPrompts.load(settings.prompts_dir).all()]
     language = writing_language(evidence.language)
     key = {
-        "draft": draft,
+        "ledger": ledger,
         "evidence": evidence,
         "language": language,
         "vocabulary": vocabulary,
@@ -252,7 +245,13 @@ def review(
     def make() -> Review:
         writer = writer_for(run, llm, drafting, evidence, vocabulary, settings)
         return review_drafts(
-            draft, evidence, language, vocabulary, prompts, notes.fallbacks, (writer, card_prompt)
+            ledger.draft(),
+            evidence,
+            language,
+            vocabulary,
+            prompts,
+            notes.fallbacks,
+            (writer, card_prompt),
         )
 
     return run_stage(run, stages.REVIEW, make, key | writing_key(settings, llm))
@@ -260,7 +259,7 @@ def review(
 
 def questions(
     run: TalkRun,
-    draft: Draft,
+    ledger: Ledger,
     notes: Notes,
     evidence: Evidence,
     vocabulary: list[str],
@@ -271,7 +270,7 @@ def questions(
     drafting = draft_prompts(settings)
     asking = QuestionPrompts.load(settings.prompts_dir)
     key = {
-        "draft": draft,
+        "ledger": ledger,
         "notes": notes,
         "evidence": evidence,
         "vocabulary": vocabulary,
@@ -280,8 +279,8 @@ def questions(
 
     def make() -> Questions:
         writer = writer_for(run, llm, drafting, evidence, vocabulary, settings, asking.all())
-        text = draft.text(writer.source_language)
-        return write_questions(text, notes, draft.restatements, writer, asking)
+        text = ledger.draft().text(writer.source_language)
+        return write_questions(text, notes, [], writer, asking)
 
     return run_stage(run, stages.QUESTIONS, make, key | writing_key(settings, llm))
 
@@ -316,10 +315,10 @@ def writing_key(settings: Settings, llm: LLMSession) -> dict[str, object]:
 
 
 def article(
-    run: TalkRun, draft: Draft, evidence: Evidence, talk: Talk, review: Review
+    run: TalkRun, ledger: Ledger, evidence: Evidence, talk: Talk, review: Review
 ) -> list[Article]:
     def make() -> list[Article]:
-        return typeset(draft, evidence, talk, review)
+        return typeset(ledger.draft(), evidence, talk, review)
 
     return run_stage(run, stages.ARTICLE, make)
 

@@ -9,8 +9,8 @@ from pipeline.runner import Stage
 from pipeline.schema import (
     Article,
     Deck,
-    Draft,
     Evidence,
+    Ledger,
     Notes,
     Outline,
     Questions,
@@ -91,14 +91,14 @@ OUTLINE = Stage[Outline](
     output="outline.json",
 )
 
-# Paragraphs written from claims in the talk's language, verified and revised in code,
-# then translated into the other language.
-DRAFT = Stage[Draft](
-    "draft",
-    code="pipeline.draft",
+# The article as sentences: each slide line, table row or chosen sentence said rewritten
+# alone and checked against it, arranged by code, then each sentence translated.
+LEDGER = Stage[Ledger](
+    "ledger",
+    code="pipeline.ledger",
     keyed_by=("outline", "notes", "evidence", "vocabulary", "model", "prompts", "sampling"),
-    contract=Draft,
-    output="draft.json",
+    contract=Ledger,
+    output="ledger.json",
 )
 
 # Automatic checks a reviewer would otherwise do by hand, a verdict by written rules, and
@@ -107,7 +107,7 @@ REVIEW = Stage[Review](
     "review",
     code="pipeline.review",
     keyed_by=(
-        "draft",
+        "ledger",
         "evidence",
         "language",
         "vocabulary",
@@ -125,7 +125,7 @@ REVIEW = Stage[Review](
 QUESTIONS = Stage[Questions](
     "questions",
     code="pipeline.questions",
-    keyed_by=("draft", "notes", "evidence", "vocabulary", "model", "prompts", "sampling"),
+    keyed_by=("ledger", "notes", "evidence", "vocabulary", "model", "prompts", "sampling"),
     contract=Questions,
     output="questions.json",
     fatal=False,
@@ -146,7 +146,7 @@ STAGES: tuple[Stage, ...] = (
     EVIDENCE,
     NOTES,
     OUTLINE,
-    DRAFT,
+    LEDGER,
     REVIEW,
     QUESTIONS,
     ARTICLE,

@@ -53,6 +53,6 @@ def share_on_right_slide(spans: list[TimelineSpan]) -> float:
     return share_right(truth, spans)
 
 
-# How a talk run on a test double ends: its generic prose may fail the draft's checks, so
-# a paragraph may stand as its claims (a counted fallback) rather than plain `succeeded`.
+# How a talk run on a test double ends: its generic prose may fail the ledger's checks, so
+# a sentence may be a marked fallback (a counted fallback) rather than plain `succeeded`.
 MADE = ("succeeded", "fallback")

@@ -2,11 +2,150 @@
 made from one source and checked against that source alone.
 
     sources.py    the evidence cut into fact sources: a slide line, a table row, a sentence said
+    select.py     which sources an article states, decided in code
+    arrange.py    each chapter's facts, in talk order and in paragraphs
     rounds.py     sentences written by the model in batches, each answer checked on its own
     facts.py      a fact sentence per source, in the talk's language
     translate.py  each ledger sentence in the other language, house terms written by code
 
 The general checks are pipeline.core.checks; the contract is pipeline.schema.ledger.
-Selection, ordering, leads and headings, and the stage that writes ledger.json come next
-(issue 41): until then the draft stage still writes the articles.
+The headings, title and summary are the outline's, checked to carry no number or name
+their facts lack.
 """
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.core.checks import composed_checks
+from pipeline.core.prompts import Prompt, load_prompt
+from pipeline.ledger.arrange import PlannedChapter, arrange
+from pipeline.ledger.facts import rewrite_facts
+from pipeline.ledger.sources import fact_sources
+from pipeline.ledger.translate import translate_sentences
+from pipeline.llm.client import LLM
+from pipeline.schema import Evidence, Notes, Outline
+from pipeline.schema.ledger import (
+    Ledger,
+    LedgerChapter,
+    LedgerParagraph,
+    LedgerSentence,
+    SentenceKind,
+    Written,
+)
+
+
+@dataclass(frozen=True)
+class LedgerPrompts:
+    rewrite_facts_en: Prompt
+    rewrite_facts_zh: Prompt
+    translate_sentences_en: Prompt
+    translate_sentences_zh: Prompt
+
+    NAMES = (
+        "rewrite_facts_en",
+        "rewrite_facts_zh",
+        "translate_sentences_en",
+        "translate_sentences_zh",
+    )
+
+    @classmethod
+    def load(cls, prompts_dir: Path | None = None) -> "LedgerPrompts":
+        return cls(*(load_prompt(name, prompts_dir) for name in cls.NAMES))
+
+    def all(self) -> list[Prompt]:
+        return [getattr(self, name) for name in self.NAMES]
+
+    def rewrite(self, lang: str) -> Prompt:
+        return self.rewrite_facts_zh if lang == "zh" else self.rewrite_facts_en
+
+    def translate(self, lang: str) -> Prompt:
+        return self.translate_sentences_zh if lang == "zh" else self.translate_sentences_en
+
+
+def other(lang: str) -> str:
+    return "en" if lang == "zh" else "zh"
+
+
+def composed(id: str, kind: SentenceKind, text: str, facts: str, lang: str) -> LedgerSentence:
+    """A sentence no single source says, with its checks against the facts it stands over."""
+    written = Written(text=text, checks=composed_checks(text, facts, lang))
+    return LedgerSentence(id=id, kind=kind, **{lang: written})
+
+
+def stated(planned: PlannedChapter, facts: dict[str, LedgerSentence], lang: str) -> list[list]:
+    """The chapter's paragraphs of fact sentences; speech whose rewrite failed twice is
+    left out (speech as said is no sentence of an article), a slide's line stays, marked."""
+    paragraphs = []
+    for paragraph in planned.paragraphs:
+        kept = [
+            facts[f.id]
+            for f in paragraph
+            if f.kind in ("slide", "table") or not facts[f.id].text(lang).fallback
+        ]
+        paragraphs += [kept] if kept else []
+    return paragraphs
+
+
+def chapters_of(
+    planned: list[PlannedChapter], facts: dict[str, LedgerSentence], lang: str
+) -> tuple[list[LedgerChapter], list[LedgerSentence]]:
+    """The ledger's chapters and their sentences, headings first."""
+    chapters, sentences = [], []
+    for plan in planned:
+        paragraphs = stated(plan, facts, lang)
+        if not paragraphs:
+            continue
+        said = "\n".join(f.text for f in plan.facts)
+        heading = composed(
+            f"h-{plan.chapter.sections[0]}", "heading", plan.chapter.title, said, lang
+        )
+        sentences += [heading, *(s for p in paragraphs for s in p)]
+        chapters.append(
+            LedgerChapter(
+                heading=heading.id,
+                role=plan.chapter.role,
+                sections=plan.chapter.sections,
+                paragraphs=[LedgerParagraph(sentences=[s.id for s in p]) for p in paragraphs],
+            )
+        )
+    return chapters, sentences
+
+
+def write_ledger(
+    outline: Outline,
+    notes: Notes,
+    evidence: Evidence,
+    vocabulary: list[str],
+    llm: LLM,
+    prompts: LedgerPrompts,
+) -> Ledger:
+    """The article's sentences in both languages: facts rewritten one source at a time in
+    the talk's language, arranged by code, then each sentence translated."""
+    lang = outline.language
+    planned = arrange(outline, notes, fact_sources(evidence), vocabulary)
+    chosen = [f for plan in planned for f in plan.facts]
+    facts = {
+        s.source: s for s in rewrite_facts(chosen, lang, llm, prompts.rewrite(lang), vocabulary)
+    }
+    chapters, sentences = chapters_of(planned, facts, lang)
+    said = "\n".join(f.text for f in chosen)
+    title = composed("title", "title", outline.title, said, lang)
+    summary = composed("summary", "summary", outline.summary, said, lang)
+    sentences = translate_sentences(
+        [title, summary, *sentences],
+        lang,
+        other(lang),
+        llm,
+        prompts.translate(other(lang)),
+        vocabulary,
+    )
+    ledger = Ledger(
+        language=lang,
+        title=title.id,
+        summary=summary.id,
+        tags=outline.tags,
+        chapters=chapters,
+        sources=chosen,
+        sentences=sentences,
+    )
+    return ledger.model_copy(update={"fallbacks": [r.where for r in ledger.revisions()]})

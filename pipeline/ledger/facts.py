@@ -7,7 +7,7 @@ that moves a number to another id fails that id's number check and never stands.
 
 from functools import partial
 
-from pipeline.core.checks import rewrite_checks
+from pipeline.core.checks import SENTENCE_ENDS, rewrite_checks
 from pipeline.core.prompts import Prompt
 from pipeline.ledger.rounds import Job, written
 from pipeline.llm.client import LLM
@@ -24,10 +24,13 @@ def line_of(source: FactSource) -> str:
 
 
 def as_said(source: FactSource, lang: str, tries: list[Written]) -> Written:
-    """The source as said stands in, with its own checks (a speaker's "I" still shows)."""
+    """The source as said stands in, ended as a sentence, with its own checks (a speaker's
+    "I" still shows)."""
+    text = source.text.rstrip()
+    text = text if text.endswith(SENTENCE_ENDS) else text + ("。" if lang == "zh" else ".")
     return Written(
-        text=source.text,
-        checks=rewrite_checks(source.text, source, lang),
+        text=text,
+        checks=rewrite_checks(text, source, lang),
         fallback=True,
         rejected=tries[-1].failed(),
     )

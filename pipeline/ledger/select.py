@@ -6,7 +6,9 @@ model's work grows with the article, not with the talk:
   term of the talk's vocabulary or the house terminology. Meta-talk ("next we compare a
   few of them") names nothing and is left out;
 - speech that only says again what a kept slide line says (its content words are that
-  line's) is left out, and so is speech that repeats an earlier kept sentence;
+  line's) is left out, and so is speech that repeats an earlier kept sentence; a slide
+  line that a kept sentence said already states whole (its words and numbers) is left
+  out too: the sentence said is its fuller form;
 - past `limit`, the speech that names and measures most is kept, the rest left out; what
   is kept stays in talk order.
 """
@@ -30,11 +32,11 @@ def weight(source: FactSource, vocabulary: list[str]) -> int:
     return 2 * len(numbers(text)) + len(names_of(text)) + len(said) + len(terms)
 
 
-def covered(source: FactSource, shown: list[FactSource]) -> bool:
-    """Speech that a slide line already says, adding no number of its own."""
+def covered(source: FactSource, by: list[FactSource]) -> bool:
+    """A source that one of `by` already says whole: its content words and numbers."""
     return any(
-        support(source.text, line.text) >= COVERED and numbers(source.text) <= numbers(line.text)
-        for line in shown
+        support(source.text, other.text) >= COVERED and numbers(source.text) <= numbers(other.text)
+        for other in by
     )
 
 
@@ -50,6 +52,7 @@ def select_facts(
         if covered(source, shown) or duplicate_of(source.text, [s.text for s in said]) is not None:
             continue
         said.append(source)
+    shown = [line for line in shown if not covered(line, said)]
     if limit is not None and len(shown) + len(said) > limit:
         room = max(limit - len(shown), 0)
         ranked = {s.id for s in sorted(said, key=lambda s: -weight(s, vocabulary))[:room]}

@@ -16,6 +16,7 @@ from pipeline.schema import (
     Draft,
     Evidence,
     EvidenceUnit,
+    Ledger,
     Questions,
     Review,
     RunRecord,
@@ -23,7 +24,7 @@ from pipeline.schema import (
 )
 from pipeline.talk import input_folder
 
-NEEDED = ("talk.json", "draft.json", "review.json", "evidence.json", "run.json")
+NEEDED = ("talk.json", "ledger.json", "review.json", "evidence.json", "run.json")
 
 
 @dataclass
@@ -31,6 +32,7 @@ class PublishedTalk:
     slug: str
     folder: Path
     talk: Talk
+    ledger: Ledger
     draft: Draft
     review: Review
     evidence: Evidence
@@ -82,20 +84,22 @@ def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
         if run.status not in ARTICLES_MADE:
             return f"{slug}: its last run is {run.status}"
         deck_file = folder / "deck.json"
-        draft = Draft.model_validate_json((folder / "draft.json").read_text())
+        ledger = Ledger.model_validate_json((folder / "ledger.json").read_text())
+        draft = ledger.draft()
         review = Review.model_validate_json((folder / "review.json").read_text())
         decisions = read_decisions(folder_of(run, slug, inputs_dir))
         return PublishedTalk(
             slug=slug,
             folder=folder,
             talk=Talk.model_validate_json((folder / "talk.json").read_text()),
+            ledger=ledger,
             draft=draft,
             review=review,
             evidence=Evidence.model_validate_json((folder / "evidence.json").read_text()),
             run=run,
             standing=standing_of(draft, review.card.verdict, decisions),
             deck=Deck.model_validate_json(deck_file.read_text()) if deck_file.is_file() else None,
-            questions=questions_of(folder, draft),
+            questions=questions_of(folder, ledger),
         )
     except ValidationError as err:
         return f"{slug}: outputs of another version ({err.error_count()} fields); run it again"
@@ -103,15 +107,15 @@ def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
         return f"{slug}: {err}"
 
 
-def questions_of(folder: Path, draft: Draft) -> Questions | None:
-    """The companion written from this very draft, if there is one: a companion of an
+def questions_of(folder: Path, ledger: Ledger) -> Questions | None:
+    """The companion written from this very ledger, if there is one: a companion of an
     earlier text (its stage failed since) is not shown beside a later one."""
     try:
         questions = Questions.model_validate_json((folder / "questions.json").read_text())
     except (OSError, ValidationError):
         return None
-    made_from = questions.provenance.inputs.get("draft") if questions.provenance else None
-    return questions if made_from == sha256_model(draft) and questions.zh.items else None
+    made_from = questions.provenance.inputs.get("ledger") if questions.provenance else None
+    return questions if made_from == sha256_model(ledger) and questions.zh.items else None
 
 
 def talks_with_articles(

@@ -5,6 +5,15 @@ from typing import Literal
 
 from pydantic import Field
 
+from pipeline.schema.article import (
+    Draft,
+    DraftParagraph,
+    DraftSection,
+    DraftText,
+    Lang,
+    Revision,
+    Role,
+)
 from pipeline.schema.base import Contract, StageOutput
 
 SourceKind = Literal["slide", "table", "speech", "notes"]
@@ -64,7 +73,89 @@ class LedgerSentence(Contract):
         return self.zh if lang == "zh" else self.en
 
 
+class LedgerParagraph(Contract):
+    sentences: list[str] = Field(min_length=1, description="ledger sentence ids, in order")
+
+
+class LedgerChapter(Contract):
+    heading: str = Field(description="the id of its heading sentence")
+    role: Role | None = None
+    sections: list[str] = Field(description="the notes' section ids it covers, in talk order")
+    paragraphs: list[LedgerParagraph] = Field(min_length=1)
+
+
 class Ledger(StageOutput):
-    language: str = Field(description="the language sentences are written in first")
+    """The article: its sentences, where each comes from, and how they are arranged."""
+
+    language: Lang = Field(description="the language sentences are written in first")
+    title: str = Field(description="the id of the title sentence")
+    summary: str = Field(description="the id of the summary sentence")
+    tags: list[str] = Field(default_factory=list)
+    chapters: list[LedgerChapter] = Field(default_factory=list)
     sources: list[FactSource] = Field(default_factory=list)
     sentences: list[LedgerSentence] = Field(default_factory=list)
+
+    def by_id(self) -> dict[str, LedgerSentence]:
+        return {sentence.id: sentence for sentence in self.sentences}
+
+    def text(self, lang: Lang) -> DraftText:
+        """The article in `lang`, composed: a paragraph is its sentences joined."""
+        sentences = self.by_id()
+        joiner = "" if lang == "zh" else " "
+
+        def said(sentence_id: str) -> str:
+            written = sentences[sentence_id].text(lang)
+            return written.text if written else ""
+
+        def paragraph(ids: list[str]) -> DraftParagraph:
+            units = [u for i in ids for u in sentences[i].units]
+            text = joiner.join(said(i) for i in ids)
+            return DraftParagraph(text=text, citations=list(dict.fromkeys(units)))
+
+        chapters = [
+            DraftSection(
+                role=chapter.role,
+                title=said(chapter.heading),
+                paragraphs=[paragraph(p.sentences) for p in chapter.paragraphs],
+            )
+            for chapter in self.chapters
+        ]
+        return DraftText(
+            lang=lang, title=said(self.title), summary=said(self.summary), sections=chapters
+        )
+
+    def places(self) -> dict[str, str]:
+        """Where each sentence stands in the article: "§2¶1", "§2 title", "title"."""
+        where = {self.title: "title", self.summary: "summary"}
+        for c, chapter in enumerate(self.chapters, start=1):
+            where[chapter.heading] = f"§{c} title"
+            for p, paragraph in enumerate(chapter.paragraphs, start=1):
+                where |= dict.fromkeys(paragraph.sentences, f"§{c}¶{p}")
+        return where
+
+    def revisions(self) -> list[Revision]:
+        """Each sentence a fallback stands in for, with what its last answer failed."""
+        places = self.places()
+        found = []
+        for sentence in self.sentences:
+            for lang in ("zh", "en"):
+                written = sentence.text(lang)
+                if written is None or not written.fallback or sentence.id not in places:
+                    continue
+                rejected = written.rejected or written.failed()
+                failed = [f"{sentence.id} {c.check}: {c.detail}" for c in rejected]
+                where = f"{lang} {places[sentence.id]}"
+                found.append(Revision(where=where, findings=failed, action="kept with findings"))
+        return found
+
+    def draft(self) -> Draft:
+        """The article in both languages, as the review, the Q&A and typesetting read it."""
+        revisions = self.revisions()
+        return Draft(
+            en=self.text("en"),
+            zh=self.text("zh"),
+            tags=self.tags,
+            revisions=revisions,
+            fallbacks=[r.where for r in revisions],
+            warnings=self.warnings,
+        )

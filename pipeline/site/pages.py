@@ -47,7 +47,7 @@ HEADINGS = {
 }  # fmt: skip
 RESTATED = {
     "heading": "口语改写",
-    "intro": "以下笔记取自讲话转写，写作前先逐句改写成书面语：先是原话，箭头后是改写。",
+    "intro": "以下句子取自讲话转写，逐句改写成书面语：先是句子编号和原话，箭头后是改写。",
     "kept": "未改写：模型的改写未通过检查，保留原话",
 }
 ABOUT = {
@@ -393,16 +393,21 @@ def times_of(ids: list[str], talk: PublishedTalk) -> str:
 
 
 def restatement_lines(talk: PublishedTalk) -> list[str]:
-    """What was said and how the notes wrote it, for a reviewer to check the editing."""
-    if not talk.draft.restatements:
+    """Each sentence made from speech beside what was said, with its id, for a reviewer to
+    check the editing."""
+    ledger, lang = talk.ledger, talk.ledger.language
+    sources = {source.id: source for source in ledger.sources if source.kind == "speech"}
+    lines = []
+    for sentence in ledger.sentences:
+        source, written = sources.get(sentence.source or ""), sentence.text(lang)
+        if source is None or written is None:
+            continue
+        refs = times_of([source.unit], talk)
+        after = RESTATED["kept"] if written.fallback else typeset_text(written.text, lang)
+        lines += [f"- `{sentence.id}` {refs} {typeset_text(source.text, lang)}", f"    → {after}"]
+    if not lines:
         return []
-    lines = [f"## {RESTATED['heading']} {{ #restated }}", "", RESTATED["intro"], ""]
-    for r in talk.draft.restatements:
-        lang = "zh" if has_cjk(r.said) else "en"
-        refs = times_of(r.units, talk)
-        written = typeset_text(r.written, lang) if r.written else RESTATED["kept"]
-        lines += [f"- {refs} {typeset_text(r.said, lang)}", f"    → {written}"]
-    return [*lines, ""]
+    return [f"## {RESTATED['heading']} {{ #restated }}", "", RESTATED["intro"], "", *lines, ""]
 
 
 # Code spans and links already in typeset text: a term inside them is not linked again.

@@ -108,27 +108,28 @@ def test_sigterm_is_handled_like_ctrl_c(folders):
     assert record(outputs)["errors"][0]["message"] == "interrupted (SIGTERM)"
 
 
-def test_killed_while_drafting_the_next_run_redoes_nothing_finished(folders):
+def test_killed_while_writing_the_ledger_the_next_run_redoes_nothing_finished(folders):
     talk, inputs, outputs = folders
-    slow = FakeEndpoint(delays={"translate_zh": HANG})  # paragraphs written, translating hangs
+    # facts written, translating hangs
+    slow = FakeEndpoint(delays={"translate_sentences_zh": HANG})
     with fake_endpoint(slow) as url:
         process = cli(url, str(talk), "--inputs", str(inputs), "--outputs", str(outputs))
-        wait_for(lambda: any(slow.prompt_of(r) == "translate_zh" for r in slow.requests))
+        wait_for(lambda: any(slow.prompt_of(r) == "translate_sentences_zh" for r in slow.requests))
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate(timeout=30)
     killed = record(outputs)
-    assert killed["status"] == "running" and killed["stage"] == "draft"
-    finished = [r for r in slow.requests if slow.prompt_of(r) != "translate_zh"]
+    assert killed["status"] == "running" and killed["stage"] == "ledger"
+    finished = [r for r in slow.requests if slow.prompt_of(r) != "translate_sentences_zh"]
     fast = FakeEndpoint()
     with fake_endpoint(fast) as url:
         process = cli(url, str(talk), "--inputs", str(inputs), "--outputs", str(outputs))
         process.communicate(timeout=120)
     resumed = record(outputs)
-    # The fake's prose fails the draft's checks, so a paragraph may stand as its claims.
+    # The fake's prose fails the ledger's checks, so a sentence may be a marked fallback.
     assert resumed["status"] in ("succeeded", "fallback"), resumed
-    assert "was killed during draft" in resumed["previous"]
+    assert "was killed during ledger" in resumed["previous"]
     stages = {s["name"]: s["status"] for s in resumed["stages"]}
-    assert stages["notes"] == stages["outline"] == "cached" and stages["draft"] == "done"
+    assert stages["notes"] == stages["outline"] == "cached" and stages["ledger"] == "done"
     assert not any(r in fast.requests for r in finished)  # no finished call asked again
 
 

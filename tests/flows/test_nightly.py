@@ -68,14 +68,14 @@ def test_only_changed_talks_run_and_an_unchanged_night_does_nothing(tmp_path):
         assert "已批准" in (outputs / "site/public/articles/one/index.html").read_text()
         assert "nothing changed" in nightly_cli(url, inputs, outputs)
 
-        prompts = tmp_path / "prompts"  # an edited drafting prompt: drafting and after rerun
+        prompts = tmp_path / "prompts"  # an edited fact prompt: the ledger and after rerun
         shutil.copytree(Path(str(files("prompts"))), prompts)
-        edited = prompts / "write_paragraph.yaml"
-        edited.write_text(edited.read_text().replace("connected prose", "flowing prose"))
+        edited = prompts / "rewrite_facts_en.yaml"
+        edited.write_text(edited.read_text().replace("technical editor", "careful editor"))
         nightly_cli(url, inputs, outputs, TALK2ARTICLE_PROMPTS_DIR=str(prompts))
     stages = {s["name"]: s["status"] for s in record(outputs, "one")["stages"]}
     assert stages["notes"] == stages["outline"] == stages["transcript"] == "cached"
-    assert stages["draft"] == stages["review"] == "done"
+    assert stages["ledger"] == stages["review"] == "done"
 
 
 def test_the_nightly_flow_spreads_talks_over_two_dask_workers(tmp_path, monkeypatch):

@@ -11,7 +11,7 @@ import pytest
 from flows.talk import run_talk
 from pipeline.core.prompts import load_prompt
 from pipeline.core.settings import Settings
-from pipeline.draft import DraftPrompts
+from pipeline.ledger import LedgerPrompts
 from pipeline.llm.options import LLMOptions
 from tests.llm_double import SchemaReplies, scripted_llm
 
@@ -23,14 +23,14 @@ Reserving memory for the longest answer wastes most of it.
 00:00:05,500 --> 00:00:10,500
 Blocks of sixteen tokens are handed out as a sequence grows.
 """
-DRAFTING = DraftPrompts.NAMES
+WRITING = LedgerPrompts.NAMES
 
 
 class Session:
     """Stands in for LLMSession: the LLM double answering with `reply(body, prompt_name)`."""
 
     def __init__(self, reply, slots: int = 1) -> None:
-        first_lines = {n: load_prompt(n).system.splitlines()[0] for n in (*DRAFTING, "notes")}
+        first_lines = {n: load_prompt(n).system.splitlines()[0] for n in (*WRITING, "notes")}
 
         def answer(body: dict):
             system = body["messages"][0]["content"]
@@ -76,18 +76,18 @@ def test_connections_refused_in_notes_fail_the_stage_and_the_next_run_redoes_it(
     assert again.status in ("succeeded", "fallback"), again.errors
 
 
-def test_http_500_on_every_drafting_call_fails_the_talk(talk):
+def test_http_500_on_every_call_writing_the_ledger_fails_the_talk(talk):
     folder, settings = talk
 
-    def fail_drafting(body: dict, name: str | None):
-        if name in DRAFTING:
+    def fail_writing(body: dict, name: str | None):
+        if name in WRITING:
             return httpx.Response(500, json={"error": {"message": "internal error"}})
         return valid(body, name)
 
-    record = run_talk(folder, settings, Session(fail_drafting, slots=4))
-    assert record.status == "failed" and record.stage == "draft"
+    record = run_talk(folder, settings, Session(fail_writing, slots=4))
+    assert record.status == "failed" and record.stage == "ledger"
     out = settings.outputs_dir / "paging"
-    assert not (out / "draft.json").exists() and not (out / "article.zh.md").exists()
+    assert not (out / "ledger.json").exists() and not (out / "article.zh.md").exists()
     calls = [json.loads(line) for line in (out / "llm_calls.jsonl").read_text().splitlines()]
     assert any(c["outage"] and "500" in c["problem"] for c in calls)  # failed calls logged
 

@@ -74,7 +74,7 @@ def test_outputs_go_to_the_talks_path_under_inputs(prefect, talk):
     names += [
         "notes.json",
         "outline.json",
-        "draft.json",
+        "ledger.json",
         "review.json",
         "questions.json",
         "run.json",
@@ -89,7 +89,7 @@ def test_outputs_go_to_the_talks_path_under_inputs(prefect, talk):
         "evidence",
         "notes",
         "outline",
-        "draft",
+        "ledger",
         "review",
         "questions",
         "article",

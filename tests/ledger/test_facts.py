@@ -87,7 +87,10 @@ def test_a_number_can_only_stand_in_the_sentence_of_its_own_source():
     own = {s.id: s.text for s in sources}
     for sentence in ledger:
         assert numbers(sentence.en.text) <= number_forms(own[sentence.source]), sentence
-    assert [s.en.text for s in ledger[3:]] == [own["s-02.2"], own["s-02.3"]]  # 2.2x stays A100's
+    assert [s.en.text for s in ledger[3:]] == [
+        own["s-02.2"] + ".",
+        own["s-02.3"] + ".",
+    ]  # 2.2x stays A100's
     assert [c.check for c in ledger[3].en.rejected][:1] == ["numbers"]  # why, for the reviewer
     assert len(endpoint.requests) == 2  # one batch, asked once more with what failed
     assert (
@@ -112,7 +115,8 @@ def test_garbage_twice_is_a_marked_fallback_and_an_outage_fails():
     sources = fact_sources(EVIDENCE)[2:3]
     llm, _ = scripted_llm(["garbage"] * 6)
     (sentence,) = rewrite_facts(sources, "en", llm, PROMPT, [])
-    assert sentence.en.fallback and sentence.en.text == sources[0].text
+    # the line as shown stands in, ended as a sentence
+    assert sentence.en.fallback and sentence.en.text == sources[0].text + "."
     llm, _ = scripted_llm(lambda body: httpx.Response(503, json={"error": "down"}))
     with pytest.raises(EndpointError):
         rewrite_facts(sources, "en", llm, PROMPT, [])

@@ -11,33 +11,30 @@ from pipeline.core.store import TalkStore, sha256_model
 from pipeline.review import review
 from pipeline.schema import (
     Deck,
-    Draft,
-    DraftParagraph,
-    DraftSection,
-    DraftText,
     Evidence,
     EvidenceUnit,
     GlossaryEntry,
+    Ledger,
+    LedgerSentence,
     Provenance,
     QuestionAnswer,
     Questions,
     QuestionsText,
-    Restatement,
     RunRecord,
     Slide,
     Talk,
     TalkMeta,
 )
+from pipeline.schema.ledger import FactSource, LedgerChapter, LedgerParagraph, Written
 
 VIDEO = "https://www.youtube.com/watch?v=abc"
-RESTATEMENTS = [
-    Restatement(
-        said="So um reserving the max length wastes like 60 to 80 percent.",
-        written="Reserving the maximum length wastes 60 to 80 percent.",
-        units=["t-00:01:05"],
-    ),
-    Restatement(said="And uh that is it.", units=["t-00:01:05"], findings=["number 9 …"]),
-]
+SAID = FactSource(
+    id="t-00:01:05.0",
+    unit="t-00:01:05",
+    kind="speech",
+    text="So um reserving the max length wastes like 60 to 80 percent.",
+    start=65.0,
+)
 UNITS = [
     EvidenceUnit(
         id="t-00:01:05",
@@ -77,10 +74,40 @@ QUESTIONS = {
 PROMPTS = [load_prompt(n) for n in ("notes", "outline", "write_paragraph", "translate_zh")]
 
 
-def text(lang: str, paragraphs, title: str, chapter: str, summary: str) -> DraftText:
-    pars = [DraftParagraph(text=t, citations=c) for t, c in paragraphs]
-    section = DraftSection(role="mechanism", title=chapter, paragraphs=pars)
-    return DraftText(lang=lang, title=title, summary=summary, sections=[section])
+def made(id: str, kind: str, en: str, zh: str, units=()) -> LedgerSentence:
+    return LedgerSentence(
+        id=id, kind=kind, units=list(units), en=Written(text=en), zh=Written(text=zh)
+    )
+
+
+def ledger_of(en, zh, titles: tuple[str, str], chapters, summaries) -> Ledger:
+    """A ledger of one chapter whose paragraphs are the (text, citations) of `en` and `zh`,
+    one sentence each; titles, chapters and summaries are (en, zh)."""
+    facts = [
+        made(f"f-{n}", "fact", e, z, cites)
+        for n, ((e, cites), (z, _)) in enumerate(zip(en, zh, strict=True))
+    ]
+    facts[0].source = SAID.id
+    chapter = LedgerChapter(
+        heading="h-1",
+        role="mechanism",
+        sections=["sec-01"],
+        paragraphs=[LedgerParagraph(sentences=[f.id]) for f in facts],
+    )
+    return Ledger(
+        language="en",
+        title="title",
+        summary="summary",
+        tags=["KV CACHE", "MEMORY"],
+        chapters=[chapter],
+        sources=[SAID],
+        sentences=[
+            made("title", "title", *titles),
+            made("summary", "summary", *summaries),
+            made("h-1", "heading", *chapters),
+            *facts,
+        ],
+    )
 
 
 def image(slide: int) -> str:
@@ -117,12 +144,7 @@ def publish(
         Image.new("RGB", (320, 180), (40, 90, 160)).save(folder / image(n))
     meta = TalkMeta(title="Paging", speaker=speaker, date=date, video_url=video, topic=topic)
     talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
-    draft = Draft(
-        en=text("en", en, title_en, chapters[0], summaries[0]),
-        zh=text("zh", zh, title_zh, chapters[1], summaries[1]),
-        tags=["KV CACHE", "MEMORY"],
-        restatements=RESTATEMENTS,
-    )
+    ledger = ledger_of(en, zh, (title_en, title_zh), chapters, summaries)
     units = UNITS + [
         EvidenceUnit(id=f"s-{n:02d}", kind="slide", text=f"Slide {n}", slide=n, image=image(n))
         for n in pictures
@@ -135,23 +157,25 @@ def publish(
     run = RunRecord(talk=slug, status=status, started=started, finished=started)
     for name, model in [
         ("talk.json", talk),
-        ("draft.json", draft),
-        ("review.json", review(draft, evidence, "en", [], PROMPTS)),
+        ("ledger.json", ledger),
+        ("review.json", review(ledger.draft(), evidence, "en", [], PROMPTS)),
         ("evidence.json", evidence),
         ("deck.json", deck),
         ("run.json", run),
     ]:
         store.write_text(name, model.model_dump_json(indent=2))
     if questions:
-        store.write_text("questions.json", companion(draft).model_dump_json(indent=2))
+        store.write_text("questions.json", companion(ledger).model_dump_json(indent=2))
     return folder
 
 
-def companion(draft: Draft) -> Questions:
-    """A companion of one question, made from `draft`."""
-    made = Provenance(stage="questions", code_version="t", inputs={"draft": sha256_model(draft)})
+def companion(ledger: Ledger) -> Questions:
+    """A companion of one question, made from `ledger`."""
+    provenance = Provenance(
+        stage="questions", code_version="t", inputs={"ledger": sha256_model(ledger)}
+    )
     texts = {
         lang: QuestionsText(lang=lang, items=[QuestionAnswer(question=q, answer=a, citations=c)])
         for lang, (q, (a, c)) in QUESTIONS.items()
     }
-    return Questions(**texts, provenance=made)
+    return Questions(**texts, provenance=provenance)

@@ -1,0 +1,141 @@
+"""The ledger stage: facts chosen and arranged by code, written one source at a time, and the
+article composed from them in both languages, sentence for sentence."""
+
+import json
+
+from pipeline.core.prompts import load_prompt
+from pipeline.ledger import LedgerPrompts, write_ledger
+from pipeline.ledger.arrange import PARAGRAPH_FACTS, arrange
+from pipeline.ledger.sources import fact_sources
+from pipeline.review import review
+from pipeline.schema import Evidence, EvidenceUnit, Notes, Outline, Section
+from pipeline.schema.article import Chapter
+from tests.ledger.test_facts import answering
+from tests.llm_double import PromptReplies, scripted_llm
+
+SPEECH = "So I think reserving the max length wastes 60 to 80 percent of GPU memory."
+EVIDENCE = Evidence(
+    units=[
+        EvidenceUnit(
+            id="s-02",
+            kind="slide",
+            text="The KV cache\nEvery request keeps keys and values per token\n"
+            "A 13B model needs 800 KB per token",
+            slide=2,
+        ),
+        EvidenceUnit(id="t-00:01:05", kind="transcript", text=SPEECH, start=65.0, slide=2),
+        EvidenceUnit(
+            id="t-00:01:20",
+            kind="transcript",
+            text="Okay, so next let us move on to the next part of this talk.",
+            start=80.0,
+            slide=2,
+        ),
+        EvidenceUnit(
+            id="s-03",
+            kind="slide",
+            text="PagedAttention\nBlocks of 16 tokens handed out on demand\n"
+            "A block table maps logical blocks to physical blocks\n"
+            "Waste drops to under 4 percent of memory",
+            slide=3,
+        ),
+    ]
+)
+NOTES = Notes(
+    language="en",
+    sections=[
+        Section(id="sec-01", unit_ids=["s-02", "t-00:01:05", "t-00:01:20"]),
+        Section(id="sec-02", unit_ids=["s-03"]),
+    ],
+)
+OUTLINE = Outline(
+    language="en",
+    title="Paging the KV cache",
+    summary="Why reserving memory wastes it and how blocks fix that.",
+    chapters=[
+        Chapter(title="The KV cache", role="problem", sections=["sec-01"]),
+        Chapter(title="Blocks on demand", role="mechanism", sections=["sec-02"]),
+    ],
+)
+
+
+def rewrite(item_id: str, text: str, _) -> str:
+    """A faithful rewrite of a slide line; speech said back as it was (the speaker's "I")."""
+    return text if item_id.startswith("t-") else text.rstrip(".") + "."
+
+
+def translate(body: dict) -> str:
+    """Every sentence "translated" as it was: English left in Chinese, a failed check."""
+    texts = [{"id": i, "text": t} for i, t in items_plain(body)]
+    return json.dumps({"sentences": texts})
+
+
+def items_plain(body: dict) -> list[tuple[str, str]]:
+    lines = body["messages"][-1]["content"].splitlines()
+    return [tuple(line[1:].split("] ", 1)) for line in lines if line.startswith("[")]
+
+
+def written_ledger():
+    replies = PromptReplies(rewrite_facts_en=answering(rewrite), translate_sentences_zh=translate)
+    llm, _ = scripted_llm(replies, slots=2)
+    return write_ledger(OUTLINE, NOTES, EVIDENCE, ["PagedAttention"], llm, LedgerPrompts.load())
+
+
+def test_code_decides_what_each_chapter_states_in_talk_order_and_paragraphs():
+    planned = arrange(OUTLINE, NOTES, fact_sources(EVIDENCE), [])
+    assert [p.chapter.title for p in planned] == ["The KV cache", "Blocks on demand"]
+    first = [f.id for f in planned[0].facts]
+    # meta-talk names nothing: left out; the slide's title is context, never a fact
+    assert first == ["s-02.0", "s-02.1", "t-00:01:05.0"]
+    assert all(len(p) <= PARAGRAPH_FACTS for plan in planned for p in plan.paragraphs)
+
+
+def test_a_chapter_too_short_to_stand_joins_its_neighbour():
+    short = Notes(
+        language="en",
+        sections=[
+            Section(id="sec-01", unit_ids=["t-00:01:05"]),
+            Section(id="sec-02", unit_ids=["s-02", "s-03"]),
+        ],
+    )
+    chapters = [
+        Chapter(title="Opening", sections=["sec-01"]),
+        Chapter(title="Paging", sections=["sec-02"]),
+    ]
+    outline = OUTLINE.model_copy(update={"chapters": chapters})
+    planned = arrange(outline, short, fact_sources(EVIDENCE), [])
+    assert [p.chapter.title for p in planned] == ["Paging"]
+    assert planned[0].facts[0].id == "t-00:01:05.0"  # its facts lead the next chapter
+
+
+def test_both_languages_are_composed_from_the_same_sentences():
+    ledger = written_ledger()
+    en, zh = ledger.text("en"), ledger.text("zh")
+    assert [len(s.paragraphs) for s in en.sections] == [len(s.paragraphs) for s in zh.sections]
+    assert [p.citations for s in en.sections for p in s.paragraphs] == [
+        p.citations for s in zh.sections for p in s.paragraphs
+    ]
+    assert en.title == "Paging the KV cache" and en.sections[1].title == "Blocks on demand"
+    assert "The KV cache keeps keys" not in en.sections[0].paragraphs[0].text  # one source each
+    assert en.sections[0].paragraphs[0].text.startswith("Every request keeps keys and values")
+
+
+def test_speech_that_fails_twice_is_left_out_and_a_fallback_is_marked():
+    ledger = written_ledger()
+    text = " ".join(p.text for s in ledger.text("en").sections for p in s.paragraphs)
+    assert (
+        "I think" not in text
+        and "t-00:01:05" not in ledger.draft().en.sections[0].paragraphs[0].citations
+    )
+    assert all(s.source != "t-00:01:05.0" for s in ledger.sentences)
+    # every Chinese sentence is English left as it was: each marked, none passed as checked
+    revisions = ledger.revisions()
+    assert revisions and all(r.where.startswith("zh ") for r in revisions)
+    assert ledger.fallbacks == [r.where for r in revisions]
+
+
+def test_an_article_with_a_fallback_sentence_is_never_recommended():
+    ledger = written_ledger()
+    prompts = [load_prompt(n) for n in LedgerPrompts.NAMES]
+    checked = review(ledger.draft(), EVIDENCE, "en", ["PagedAttention"], prompts)
+    assert checked.card.verdict != "推荐收录"
