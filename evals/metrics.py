@@ -33,11 +33,13 @@ from pipeline.core.grounding import (
 )
 from pipeline.core.prompts import load_prompt
 from pipeline.core.text import TECHNICAL, numbers
-from pipeline.draft import MIN_CHAPTER_SENTENCES, DraftPrompts, sentence_count
 from pipeline.ledger import LedgerPrompts
+from pipeline.ledger.arrange import MIN_CHAPTER_FACTS
+from pipeline.questions import QuestionPrompts
 from pipeline.review import check_fidelity, check_terminology
 from pipeline.schema import (
     Draft,
+    DraftSection,
     DraftText,
     Evidence,
     Ledger,
@@ -48,7 +50,7 @@ from pipeline.schema import (
     Transcript,
 )
 
-PROMPTS = ("notes", "outline", *DraftPrompts.NAMES, *LedgerPrompts.NAMES)
+PROMPTS = ("notes", "outline", *LedgerPrompts.NAMES, *QuestionPrompts.NAMES)
 LOW_CONFIDENCE = -1.0  # avg_logprob below this: Whisper was unsure of the segment
 PART_N = re.compile(r"Part \d+|第\s*\d+\s*部分")
 NORMALISE = jiwer.Compose(
@@ -255,7 +257,7 @@ def heading_metrics(draft: Draft, evidence: Evidence, language: str) -> dict:
     """Chapters too thin to stand, and headings that are cut slide lines or "Part N"."""
     lines = evidence.lines()
     source = draft.text(language)
-    stubs = sum(sentence_count(s) < MIN_CHAPTER_SENTENCES for s in source.sections)
+    stubs = sum(sentence_count(s) < MIN_CHAPTER_FACTS for s in source.sections)
     fragments = sum(
         is_fragment(s.title, lines) or bool(PART_N.fullmatch(s.title.strip()))
         for text in draft.texts()
@@ -271,6 +273,10 @@ def parity(draft: Draft) -> float:
     same_shape = len(paragraphs(draft.zh)) == len(paragraphs(draft.en))
     same = [z.citations == e.citations and numbers(z.text) == numbers(e.text) for z, e in pairs]
     return round(sum(same) / len(same), 3) if same and same_shape else 0.0
+
+
+def sentence_count(chapter: DraftSection) -> int:
+    return sum(len(split_sentences(p.text)) for p in chapter.paragraphs)
 
 
 LLM_STAGES = ("notes", "outline", "ledger")

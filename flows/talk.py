@@ -63,8 +63,8 @@ def run_stages(
         notes = tasks.notes(run, evidence, vocabulary, settings, llm)
         outline = tasks.outline(run, notes, evidence, talk.meta, settings, llm)
         ledger = tasks.ledger(run, outline, notes, evidence, vocabulary, settings, llm)
-        review = tasks.review(run, ledger, notes, evidence, vocabulary, settings, llm)
-        tasks.questions(run, ledger, notes, evidence, vocabulary, settings, llm)
+        review = tasks.review(run, ledger, notes, evidence, vocabulary, settings)
+        tasks.questions(run, ledger, vocabulary, settings, llm)
         articles = tasks.article(run, ledger, evidence, talk, review)
     except StageFailed:
         return run.record

@@ -6,7 +6,7 @@ Prefect's own caching is off (cache_policy=NONE): its default policy includes th
 and hashes `Path` arguments by value, so the runner keys outputs by content instead.
 """
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
@@ -23,10 +23,9 @@ from pipeline import stages
 from pipeline import transcript as transcript_stage
 from pipeline.article import typeset
 from pipeline.core.models import resolve_whisper
-from pipeline.core.prompts import Prompt, load_prompt
+from pipeline.core.prompts import load_prompt
 from pipeline.core.settings import Settings
 from pipeline.core.text import writing_language
-from pipeline.draft import DraftPrompts, Writer
 from pipeline.evidence import build_evidence
 from pipeline.ledger import LedgerPrompts, write_ledger
 from pipeline.llm.cache import CallCache
@@ -190,10 +189,6 @@ def outline(
     return run_stage(run, stages.OUTLINE, make, key | llm_key(settings, llm))
 
 
-def draft_prompts(settings: Settings) -> DraftPrompts:
-    return DraftPrompts.load(settings.prompts_dir)
-
-
 def ledger(
     run: TalkRun,
     outline: Outline,
@@ -225,93 +220,39 @@ def review(
     evidence: Evidence,
     vocabulary: list[str],
     settings: Settings,
-    llm: LLMSession,
 ) -> Review:
-    """The checks and the verdict in code; the card's prose by the model, checked."""
-    card_prompt = load_prompt("review_card", settings.prompts_dir)
-    drafting = draft_prompts(settings)
-    prompts = [load_prompt(name, settings.prompts_dir) for name in ("notes", *OUTLINE_PROMPTS)]
-    prompts += [*drafting.all(), *LedgerPrompts.load(settings.prompts_dir).all()]
+    """The checks, the verdict and the card, in code."""
+    names = ("notes", *OUTLINE_PROMPTS, *LedgerPrompts.NAMES, *QuestionPrompts.NAMES)
+    prompts = [load_prompt(name, settings.prompts_dir) for name in names]
     language = writing_language(evidence.language)
     key = {
         "ledger": ledger,
         "evidence": evidence,
         "language": language,
         "vocabulary": vocabulary,
-        "prompts": [*prompts, card_prompt],
+        "prompts": prompts,
         "fallbacks": notes.fallbacks,
     }
 
     def make() -> Review:
-        writer = writer_for(run, llm, drafting, evidence, vocabulary, settings)
-        return review_drafts(
-            ledger.draft(),
-            evidence,
-            language,
-            vocabulary,
-            prompts,
-            notes.fallbacks,
-            (writer, card_prompt),
-        )
+        draft = ledger.draft()
+        return review_drafts(draft, evidence, language, vocabulary, prompts, notes.fallbacks)
 
-    return run_stage(run, stages.REVIEW, make, key | writing_key(settings, llm))
+    return run_stage(run, stages.REVIEW, make, key)
 
 
 def questions(
-    run: TalkRun,
-    ledger: Ledger,
-    notes: Notes,
-    evidence: Evidence,
-    vocabulary: list[str],
-    settings: Settings,
-    llm: LLMSession,
+    run: TalkRun, ledger: Ledger, vocabulary: list[str], settings: Settings, llm: LLMSession
 ) -> Questions | None:
     """The article's companion in questions and answers; None if it could not be made."""
-    drafting = draft_prompts(settings)
     asking = QuestionPrompts.load(settings.prompts_dir)
-    key = {
-        "ledger": ledger,
-        "notes": notes,
-        "evidence": evidence,
-        "vocabulary": vocabulary,
-        "prompts": [*drafting.all(), *asking.all()],
-    }
+    writing = LedgerPrompts.load(settings.prompts_dir)
+    key = {"ledger": ledger, "vocabulary": vocabulary, "prompts": [*asking.all(), *writing.all()]}
 
     def make() -> Questions:
-        writer = writer_for(run, llm, drafting, evidence, vocabulary, settings, asking.all())
-        text = ledger.draft().text(writer.source_language)
-        return write_questions(text, notes, [], writer, asking)
+        return write_questions(ledger, vocabulary, llm_for(llm, run), asking, writing)
 
-    return run_stage(run, stages.QUESTIONS, make, key | writing_key(settings, llm))
-
-
-def writer_for(
-    run: TalkRun,
-    llm: LLMSession,
-    drafting: DraftPrompts,
-    evidence: Evidence,
-    vocabulary: list[str],
-    settings: Settings,
-    others: Sequence[Prompt] = (),
-) -> Writer:
-    """A writer in the talk's language with the settings' candidates; its texts must echo
-    neither the draft's prompts nor `others`."""
-    return Writer(
-        llm_for(llm, run),
-        drafting,
-        evidence,
-        vocabulary,
-        writing_language(evidence.language),
-        settings.llm.candidates,
-        others=tuple(others),
-    )
-
-
-def writing_key(settings: Settings, llm: LLMSession) -> dict[str, object]:
-    """`llm_key` of a stage that writes through a Writer: it asks for candidates too."""
-    model = llm_key(settings, llm)
-    model["sampling"] |= {"candidates": settings.llm.candidates}
-    return model
+    return run_stage(run, stages.QUESTIONS, make, key | llm_key(settings, llm))
 
 
 def article(

@@ -102,7 +102,7 @@ LEDGER = Stage[Ledger](
 )
 
 # Automatic checks a reviewer would otherwise do by hand, a verdict by written rules, and
-# the review card (its prose by the LLM, checked in code).
+# the review card, built in code from the article's sentences. Cheap: no LLM.
 REVIEW = Stage[Review](
     "review",
     code="pipeline.review",
@@ -113,19 +113,17 @@ REVIEW = Stage[Review](
         "vocabulary",
         "prompts",
         "fallbacks",
-        "model",
-        "sampling",
     ),
     contract=Review,
     output="review.json",
 )
 
-# The article's companion in questions and answers, written from its claims and checked
-# like its paragraphs. A talk goes on without it.
+# The article's companion in questions and answers: runs of its verified sentences as
+# answers, a question asked of each and checked against it. A talk goes on without it.
 QUESTIONS = Stage[Questions](
     "questions",
     code="pipeline.questions",
-    keyed_by=("ledger", "notes", "evidence", "vocabulary", "model", "prompts", "sampling"),
+    keyed_by=("ledger", "vocabulary", "model", "prompts", "sampling"),
     contract=Questions,
     output="questions.json",
     fatal=False,

@@ -1,62 +1,51 @@
-"""The questions stage (questions.json): each article's companion in questions and
-answers, for readers who want the point before the depth.
+"""The questions stage (questions.json): the article's companion in questions and answers,
+for readers who want the point before the depth.
 
-Up to six questions, each from a few of the claims the article was written from, spread
-over its chapters. The model asks the question those claims answer, then answers it from
-them alone. An answer is verified, revised and falls back like a paragraph of the article
-(its numbers, support, names and copying; pruned, or the claims as they are); a question
-that keeps failing its checks (one sentence asking something, in the right language, with
-no number and no word the claims do not support) is dropped, and so is a repeat. Both are
-then translated and checked like the article's paragraphs. Every revision is recorded; a
-companion of fewer than four questions is a fallback.
+An answer is a run of up to SENTENCES_PER_ANSWER verified fact sentences of one chapter,
+taken from the ledger in both languages as the article says them: an answer says nothing
+the article does not. Up to MOST_QUESTIONS runs, spread over the chapters. The model asks
+the one question each run answers (pipeline.ledger.rounds: checked against its answer
+alone); a question that fails twice is dropped, and so is a repeat. Questions are
+translated like ledger sentences, and an item whose question does not translate is
+dropped. A companion of fewer than FEWEST_QUESTIONS questions is a visible fallback.
 """
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
-from pipeline.core.grounding import duplicate_of, invented_numbers, split_sentences, support
+from pipeline.core.checks import composed_checks
+from pipeline.core.grounding import duplicate_of, split_sentences, support
 from pipeline.core.prompts import Prompt, load_prompt
-from pipeline.core.text import LANGUAGE_NAMES
-from pipeline.draft import (
-    QUESTION_MARKS,
-    Writer,
-    chunks,
-    fallbacks,
-    notes_listing,
-    other,
-)
-from pipeline.schema import (
-    Claim,
-    DraftText,
-    Notes,
-    QuestionAnswer,
-    Questions,
-    QuestionsText,
-    Restatement,
-    Revision,
-)
+from pipeline.ledger import LedgerPrompts, other
+from pipeline.ledger.rounds import Job, written
+from pipeline.ledger.translate import translate_sentences
+from pipeline.llm.client import LLM
+from pipeline.schema import QuestionAnswer, Questions, QuestionsText, Revision
+from pipeline.schema.ledger import Ledger, LedgerSentence, SentenceCheck, Written
 
 MOST_QUESTIONS = 6
 FEWEST_QUESTIONS = 4  # fewer is not a companion worth its page: a visible fallback
-CLAIMS_PER_ANSWER = 3  # what a few sentences can say
+SENTENCES_PER_ANSWER = 3  # what a reader takes in at a glance: a design bound
 QUESTION_SIZE = {"en": (4, 30), "zh": (6, 60)}  # words; characters for Chinese
+# Share of a question's content words (its asking words aside) its answer holds: grounding's
+# support bound (MIN_SUPPORT), the one a sentence of the article meets against its source.
 QUESTION_MIN_SUPPORT = 0.5
+QUESTION_MARKS = ("?", "？")
 ASKING = re.compile(
-    r"\b(?:why|who|where|whose|whom|does|do|did|should|would|could)\b"
-    r"|为什么|为何|什么|如何|怎样|怎么|哪些|哪个|哪种|是否|吗|呢",
+    r"\b(?:what|how|why|who|where|which|when|whose|whom|does|do|did|is|are|can|should|would"
+    r"|could)\b|为什么|为何|什么|如何|怎样|怎么|哪些|哪个|哪种|是否|吗|呢",
     re.IGNORECASE,
 )
-TITLE_MAX_CHARS = 120
-MAX_QUESTION_TOKENS = 120
 
 
 @dataclass(frozen=True)
 class QuestionPrompts:
-    ask_question: Prompt
-    answer_question: Prompt
+    ask_question_en: Prompt
+    ask_question_zh: Prompt
 
-    NAMES = ("ask_question", "answer_question")
+    NAMES = ("ask_question_en", "ask_question_zh")
 
     @classmethod
     def load(cls, prompts_dir: Path | None = None) -> "QuestionPrompts":
@@ -65,171 +54,134 @@ class QuestionPrompts:
     def all(self) -> list[Prompt]:
         return [getattr(self, name) for name in self.NAMES]
 
+    def ask(self, lang: str) -> Prompt:
+        return self.ask_question_zh if lang == "zh" else self.ask_question_en
+
 
 @dataclass(frozen=True)
 class Topic:
-    """What one question is asked about: a chapter's title and a few of its claims."""
+    """What one question is asked about: a chapter's heading and a run of its sentences."""
 
     chapter: str
-    claims: list[Claim]
+    sentences: list[LedgerSentence]
+
+    def answer(self, lang: str) -> str:
+        joiner = "" if lang == "zh" else " "
+        return joiner.join(s.text(lang).text for s in self.sentences)
+
+    def units(self) -> list[str]:
+        return list(dict.fromkeys(u for s in self.sentences for u in s.units))
 
 
-def chapter_claims(text: DraftText, notes: Notes, restatements: list[Restatement]) -> list[Topic]:
-    """Each chapter of the article with the claims its paragraphs cite (a claim restated as
-    written text, as written), each claim under the first chapter that cites all its units."""
-    written = {r.said: r.written for r in restatements if r.written}
-    left = [
-        c.model_copy(update={"statement": written.get(c.statement, c.statement)})
-        for section in notes.sections
-        for c in section.claims
-    ]
-    found = []
-    for chapter in text.sections:
-        cited = {u for p in chapter.paragraphs for u in p.citations}
-        mine = [c for c in left if set(c.units) <= cited]
-        left = [c for c in left if c not in mine]
-        found.append(Topic(chapter.title, mine))
-    return found
+def answer_runs(ledger: Ledger) -> list[list[Topic]]:
+    """Per chapter, its verified fact sentences (in both languages) in runs."""
+    by_id, lang = ledger.by_id(), ledger.language
+    chapters = []
+    for chapter in ledger.chapters:
+        heading = by_id[chapter.heading].text(lang).text
+        verified = [
+            by_id[i]
+            for paragraph in chapter.paragraphs
+            for i in paragraph.sentences
+            if all(w is not None and w.verified for w in (by_id[i].zh, by_id[i].en))
+        ]
+        step = SENTENCES_PER_ANSWER
+        runs = [verified[k : k + step] for k in range(0, len(verified), step)]
+        chapters.append([Topic(heading, run) for run in runs])
+    return chapters
 
 
-def question_topics(chapters: list[Topic], most: int = MOST_QUESTIONS) -> list[Topic]:
-    """Up to `most` runs of claims to ask about, spread over the chapters: a run from each
-    chapter in turn, then a second from each, in the article's order."""
-    runs = [chunks(topic.claims, CLAIMS_PER_ANSWER) for topic in chapters]
+def question_topics(chapters: list[list[Topic]], most: int = MOST_QUESTIONS) -> list[Topic]:
+    """Up to `most` runs to ask about, spread over the chapters: a run from each chapter in
+    turn, then a second from each, in the article's order."""
     picked: list[tuple[int, int]] = []  # (chapter, run)
-    for depth in range(max(map(len, runs), default=0)):
-        picked += [(c, depth) for c, chapter in enumerate(runs) if depth < len(chapter)]
-    return [Topic(chapters[c].chapter, runs[c][r]) for c, r in sorted(picked[:most])]
+    for depth in range(max(map(len, chapters), default=0)):
+        picked += [(c, depth) for c, runs in enumerate(chapters) if depth < len(runs)]
+    return [chapters[c][r] for c, r in sorted(picked[:most])]
 
 
-def asking_words_removed(question: str) -> str:
-    """The question without the words that ask ("why", "为什么"): what is left is what it
-    is about, which its claims must support."""
-    return ASKING.sub(" ", question)
-
-
-def question_findings(writer: Writer, question: str, claims: list[Claim]) -> list[str]:
-    """What keeps a question off the page: not one question, the wrong size, a number or a
-    word its claims do not give, the wrong language, an echo of the prompt."""
-    lang = writer.source_language
-    source = writer.cited_text(claims) + "\n" + "\n".join(c.statement for c in claims)
-    found = [] if question.endswith(QUESTION_MARKS) else ["end it with a question mark"]
-    if len(split_sentences(question)) > 1:
-        found.append("ask one question, in one sentence")
+def question_checks(text: str, answer: str, lang: str) -> list[SentenceCheck]:
+    """A question against its answer alone: one sentence asking, of a reader's size, about
+    what the answer says, with no number or name the answer lacks."""
+    asks = text.rstrip().endswith(QUESTION_MARKS) and len(split_sentences(text)) == 1
     fewest, most = QUESTION_SIZE[lang]
-    if not fewest <= (len(question) if lang == "zh" else len(question.split())) <= most:
-        found.append(f"ask it in {fewest} to {most} {'characters' if lang == 'zh' else 'words'}")
-    found += [f"number {n} is not in the notes" for n in invented_numbers(question, source)]
-    if support(asking_words_removed(question), source) < QUESTION_MIN_SUPPORT:
-        found.append("ask only about what the notes say")
-    return found + writer.common_findings(question, lang)
-
-
-def asked(writer: Writer, prompts: QuestionPrompts, title: str, topic: Topic, n: int):
-    """One question and its answer in the article's language, or None if no question passed."""
-    lang, listing = writer.source_language, notes_listing(topic.claims)
-
-    def ask(revise: str):
-        return prompts.ask_question.render(
-            title=title[:TITLE_MAX_CHARS],
-            chapter=topic.chapter,
-            notes=listing,
-            language=LANGUAGE_NAMES[lang],
-            revise=revise,
-        )
-
-    question, findings, passed = writer.attempt(
-        ask,
-        lambda q: question_findings(writer, q, topic.claims),
-        lang,
-        max_tokens=MAX_QUESTION_TOKENS,
-    )
-    if not passed:
-        writer.revisions.append(Revision(where=f"{lang} Q{n}", findings=findings, action="dropped"))
-        return None
-    if findings:
-        writer.revisions.append(
-            Revision(where=f"{lang} Q{n}", findings=findings, action="redrafted")
-        )
-
-    def answer(revise: str):
-        return prompts.answer_question.render(
-            question=question, notes=listing, language=LANGUAGE_NAMES[lang], revise=revise
-        )
-
-    paragraph = writer.from_claims(answer, topic.claims, f"{lang} A{n}", [])
-    return QuestionAnswer(question=question, answer=paragraph.text, citations=paragraph.citations)
-
-
-def without_repeats(items: list[QuestionAnswer]) -> list[QuestionAnswer]:
-    """Questions asked already, or answered by an earlier answer's words, left out."""
-    kept: list[QuestionAnswer] = []
-    for item in items:
-        if duplicate_of(item.question, [k.question for k in kept]) is None and (
-            duplicate_of(item.answer, [k.answer for k in kept]) is None
-        ):
-            kept.append(item)
-    return kept
-
-
-def translated(
-    writer: Writer, items: list[QuestionAnswer], target: str
-) -> tuple[list[QuestionAnswer], list[QuestionAnswer]]:
-    """The items whose question and answer both translate, and their translations: a
-    translation kept with findings would put the wrong language or another number on the
-    page, so its item goes from both languages."""
-    jobs = [
-        (text, kind, f"{target} {letter}{n}")
-        for n, item in enumerate(items, start=1)
-        for text, kind, letter in (
-            (item.question, "question", "Q"),
-            (item.answer, "paragraph", "A"),
-        )
+    size = len(text) if lang == "zh" else len(text.split())
+    about = support(ASKING.sub(" ", text), answer)
+    return [
+        *composed_checks(text, answer, lang),
+        SentenceCheck(check="sentence", passed=asks, detail="" if asks else "not one question"),
+        SentenceCheck(check="length", passed=fewest <= size <= most, detail=str(size)),
+        SentenceCheck(check="meaning", passed=about >= QUESTION_MIN_SUPPORT, detail=f"{about:.2f}"),
     ]
-    done = iter(writer.run_each(lambda w, job: w.translate(job[0], job[1], target, job[2]), jobs))
-    failed = {r.where for r in writer.revisions if r.action == "kept with findings"}
-    kept, translations = [], []
-    for n, item in enumerate(items, start=1):
-        question, answer = next(done), next(done)
-        if {f"{target} Q{n}", f"{target} A{n}"} & failed:
-            why = ["its translation failed its checks"]
-            dropped = Revision(where=f"{target} Q{n}", findings=why, action="dropped")
-            writer.revisions.append(dropped)
-            continue
-        kept.append(item)
-        translations.append(
-            QuestionAnswer(question=question, answer=answer, citations=item.citations)
+
+
+def dropped(tries: list[Written]) -> Written:
+    """A question that failed twice: marked, and left out of the companion."""
+    last = tries[-1]
+    return last.model_copy(update={"fallback": True, "rejected": last.failed()})
+
+
+def asked(topics: list[Topic], title: str, lang: str, llm: LLM, prompt: Prompt) -> dict:
+    jobs = [
+        Job(
+            id=f"q-{n}",
+            line=f"(chapter: {topic.chapter}) {topic.answer(lang)}",
+            check=partial(question_checks, answer=topic.answer(lang), lang=lang),
+            fallback=dropped,
         )
-    return kept, translations
+        for n, topic in enumerate(topics, start=1)
+    ]
+    return written(jobs, llm, prompt, {"title": title}) if jobs else {}
 
 
 def write_questions(
-    text: DraftText,
-    notes: Notes,
-    restatements: list[Restatement],
-    writer: Writer,
+    ledger: Ledger,
+    names: list[str],
+    llm: LLM,
     prompts: QuestionPrompts,
+    ledger_prompts: LedgerPrompts,
 ) -> Questions:
-    """The companion of the article `text` (in the language it was written in first, the
-    writer's), written from the claims of `notes` and translated."""
-    lang = writer.source_language
-    topics = question_topics(chapter_claims(text, notes, restatements))
-    found = writer.run_each(
-        lambda w, job: asked(w, prompts, text.title, job[1], job[0]),
-        list(enumerate(topics, start=1)),
+    """The companion of the article the ledger composes, in both languages; `names` are the
+    talk's own terms, kept as written."""
+    lang, target = ledger.language, other(ledger.language)
+    topics = question_topics(answer_runs(ledger))
+    title = ledger.text(lang).title
+    answers = asked(topics, title, lang, llm, prompts.ask(lang))
+    revisions, kept = [], []
+    for n, topic in enumerate(topics, start=1):
+        question = answers[f"q-{n}"]
+        earlier = [k[0].text(lang).text for k in kept]
+        if question.fallback or duplicate_of(question.text, earlier) is not None:
+            why = [f"{c.check}: {c.detail}" for c in question.rejected] or ["a repeat"]
+            revisions.append(Revision(where=f"{lang} Q{n}", findings=why, action="dropped"))
+            continue
+        sentence = LedgerSentence(
+            id=f"q-{n}", kind="question", units=topic.units(), **{lang: question}
+        )
+        kept.append((sentence, topic))
+    translated = translate_sentences(
+        [s for s, _ in kept], lang, target, llm, ledger_prompts.translate(target), names
     )
-    target = other(lang)
-    items, translations = translated(
-        writer, without_repeats([item for item in found if item is not None]), target
-    )
-    texts = {
-        lang: QuestionsText(lang=lang, items=items),
-        target: QuestionsText(lang=target, items=translations),
-    }
-    short = [] if len(items) >= FEWEST_QUESTIONS else [f"only {len(items)} questions passed"]
+    items: dict[str, list[QuestionAnswer]] = {lang: [], target: []}
+    for sentence, (_, topic) in zip(translated, kept, strict=True):
+        if sentence.text(target).fallback:
+            why = [f"{c.check}: {c.detail}" for c in sentence.text(target).rejected]
+            revisions.append(
+                Revision(where=f"{target} {sentence.id}", findings=why, action="dropped")
+            )
+            continue
+        for language in (lang, target):
+            item = QuestionAnswer(
+                question=sentence.text(language).text,
+                answer=topic.answer(language),
+                citations=topic.units(),
+            )
+            items[language].append(item)
+    count = len(items[lang])
+    short = [] if count >= FEWEST_QUESTIONS else [f"only {count} questions passed"]
     return Questions(
-        en=texts["en"],
-        zh=texts["zh"],
-        revisions=writer.revisions,
-        fallbacks=short + fallbacks(writer.revisions),
+        en=QuestionsText(lang="en", items=items["en"]),
+        zh=QuestionsText(lang="zh", items=items["zh"]),
+        revisions=revisions,
+        fallbacks=short,
     )

@@ -26,10 +26,8 @@ from pipeline.core.grounding import (
 )
 from pipeline.core.prompts import Prompt
 from pipeline.core.text import numbers, shorten
-from pipeline.draft import Writer
 from pipeline.outline import ROLE_NAMES, normal
-from pipeline.review.card import draft_verdict, review_card, risks_of, strengths_of
-from pipeline.review.written import CardFacts, written_card
+from pipeline.review.card import review_card
 from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Review
 
 
@@ -245,12 +243,10 @@ def review(
     terms: list[str],
     prompts: list[Prompt],
     notes_fallbacks: list[str] = (),
-    card_writer: tuple[Writer, Prompt] | None = None,
 ) -> Review:
-    """The checks, the verdict by written rules, and the card; `notes_fallbacks` are the
-    notes stage's, for the card to say where fallbacks stand in. With `card_writer` (the
-    drafting writer and the review_card prompt) the model writes the card's prose, checked;
-    without, or when it fails, the card is built in code."""
+    """The checks, the verdict by written rules, and the card, built in code from the
+    article's own sentences; `notes_fallbacks` are the notes stage's, for the card to say
+    where fallbacks stand in."""
     drafts = draft.texts()  # (zh, en)
     source = draft.text(source_language)
     checks = [
@@ -271,26 +267,5 @@ def review(
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
     fallbacks = [f"notes {f}" for f in notes_fallbacks] + draft.fallbacks
-    written, problems = None, []
-    if card_writer:
-        written, problems = written_card(draft, checks, card_facts(draft, checks), *card_writer)
-    card = review_card(draft, checks, fallbacks, written)
-    return Review(
-        checks=checks,
-        verdict=verdict,
-        revisions=draft.revisions,
-        card=card,
-        fallbacks=[f"card built in code: the model's card failed ({'; '.join(problems)})"]
-        if problems
-        else [],
-    )
-
-
-def card_facts(draft: Draft, checks: list[Check]) -> CardFacts:
-    verdict, reasons = draft_verdict(draft, checks)
-    return CardFacts(
-        verdict=verdict,
-        reasons=[r.said("zh") for r in reasons],
-        strengths=strengths_of(draft, checks, "zh"),
-        risks=risks_of(draft, "zh"),
-    )
+    card = review_card(draft, checks, fallbacks)
+    return Review(checks=checks, verdict=verdict, revisions=draft.revisions, card=card)

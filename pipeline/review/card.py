@@ -306,18 +306,13 @@ def review_card(
     draft: Draft,
     checks: list[Check],
     fallbacks: list[str],
-    written: dict[str, tuple[str, str]] | None = None,
 ) -> ReviewCard:
-    """`fallbacks`: the draft's and those of the stages before it (notes). `written`: per
-    language, the summary and the assessment after the verdict the model wrote and the
-    checks passed (pipeline.review.written); else both are built in code."""
+    """The card in both languages, built in code from the article's sentences and the
+    checks; `fallbacks`: the ledger's and those of the stages before it (notes)."""
     verdict, reasons = draft_verdict(draft, checks)
     texts = {}
     for lang in ("zh", "en"):
-        summary, tail = (written or {}).get(lang) or (
-            summary_of(draft.text(lang)),
-            assessment_of(draft, checks, lang),
-        )
+        summary, tail = summary_of(draft.text(lang)), assessment_of(draft, checks, lang)
         said = [r.said(lang) for r in reasons]
         line = verdict_line(verdict, said, fallbacks, lang)
         texts[lang] = CardText(
@@ -333,5 +328,4 @@ def review_card(
         assessment=zh.assessment,
         reasons=zh.reasons,
         en=texts["en"],
-        written=written is not None,
     )

@@ -9,7 +9,6 @@ from pipeline.schema.article import (
     DraftSection,
     DraftText,
     Outline,
-    Restatement,
     Revision,
     Role,
 )
@@ -55,7 +54,6 @@ __all__ = [
     "Questions",
     "QuestionsText",
     "Notes",
-    "Restatement",
     "Revision",
     "Section",
     "SentenceCheck",

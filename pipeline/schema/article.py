@@ -55,26 +55,9 @@ class Revision(Contract):
 
     where: str = Field(description="e.g. 'en §2¶1' or 'zh title'")
     findings: list[str]
-    action: Literal[
-        "redrafted",
-        "pruned",
-        "replaced by its claims",
-        "dropped",
-        "translated sentence by sentence",
-        "names put first",
-        "kept with findings",
-        "repeats removed",
-    ]
-
-
-class Restatement(Contract):
-    """A note copied from transcribed speech, said again as written text before any
-    paragraph is written from it: what was said, what was written, and why not if not."""
-
-    said: str
-    written: str | None = Field(None, description="None: the note stays as it was said")
-    units: list[str]
-    findings: list[str] = Field(default_factory=list)
+    action: Literal["kept with findings", "dropped"] = Field(
+        description="kept with findings: a marked fallback stands; dropped: left out"
+    )
 
 
 class Draft(StageOutput):
@@ -84,7 +67,6 @@ class Draft(StageOutput):
     zh: DraftText
     tags: list[str] = Field(default_factory=list)
     revisions: list[Revision] = Field(default_factory=list)
-    restatements: list[Restatement] = Field(default_factory=list)
 
     def texts(self) -> tuple[DraftText, DraftText]:
         return self.zh, self.en

@@ -17,7 +17,7 @@ from pipeline.schema.article import (
 from pipeline.schema.base import Contract, StageOutput
 
 SourceKind = Literal["slide", "table", "speech", "notes"]
-SentenceKind = Literal["fact", "lead", "heading", "title", "summary"]
+SentenceKind = Literal["fact", "lead", "heading", "title", "summary", "question"]
 CheckName = Literal["numbers", "names", "meaning", "language", "voice", "length", "sentence"]
 
 

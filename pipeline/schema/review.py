@@ -36,9 +36,6 @@ class ReviewCard(Contract):
     assessment: str = Field(description="the verdict and why: strengths, readers, risks")
     reasons: list[str] = Field(description="the rules that decided the verdict")
     en: CardText | None = Field(None, description="the card in English (None: an older review)")
-    written: bool = Field(
-        False, description="whether the model wrote the prose (in the house voice, checked)"
-    )
 
 
 class Review(StageOutput):

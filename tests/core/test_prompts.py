@@ -6,14 +6,8 @@ SHIPPED = [
     "notes",
     "outline",
     "outline_heading",
-    "write_paragraph",
-    "translate_zh",
-    "translate_en",
-    "restate_zh",
-    "restate_en",
-    "review_card",
-    "ask_question",
-    "answer_question",
+    "ask_question_en",
+    "ask_question_zh",
     "rewrite_facts_en",
     "rewrite_facts_zh",
     "translate_sentences_en",
@@ -36,16 +30,16 @@ def test_shipped_prompts_load_with_a_hash(prompt_id):
 
 
 def test_missing_and_unexpected_variables_are_errors():
-    prompt = load_prompt("translate_zh")
+    prompt = load_prompt("translate_sentences_zh")
     with pytest.raises(PromptError, match="missing"):
-        prompt.render(kind="段落")
+        prompt.render(items="[a] x")
     with pytest.raises(PromptError, match="unexpected"):
-        prompt.render(kind="段落", text="x", terms="-", revise="", extra="y")
+        prompt.render(items="[a] x", terms="-", glossary="-", revise="", extra="y")
 
 
 def test_render_fills_every_placeholder():
-    rendered = load_prompt("translate_zh").render(
-        kind="标题", text="KV cache paging", terms="KV cache", glossary="-", revise=""
+    rendered = load_prompt("translate_sentences_zh").render(
+        items="[h-1] KV cache paging", terms="KV cache", glossary="-", revise=""
     )
     assert "{{" not in rendered.system + rendered.user
     assert "KV cache paging" in rendered.user

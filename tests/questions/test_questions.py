@@ -1,123 +1,134 @@
+"""The companion in questions and answers: answers are the article's own verified
+sentences; the model asks one question per answer, checked against that answer alone."""
+
 import json
 
-from pipeline.draft import DraftPrompts, Writer
+from pipeline.ledger import LedgerPrompts
 from pipeline.questions import QuestionPrompts, Topic, question_topics, write_questions
-from pipeline.schema import Claim, DraftParagraph, DraftSection, DraftText, Notes, Section
-from tests.draft.test_draft import BLOCKS, EVIDENCE, WASTE
+from pipeline.schema.ledger import (
+    Ledger,
+    LedgerChapter,
+    LedgerParagraph,
+    LedgerSentence,
+    Written,
+)
 from tests.llm_double import PromptReplies, scripted_llm
 
-NOTES = Notes(
-    language="en",
-    sections=[
-        Section(id="sec-01", unit_ids=["t-00:00:00"], claims=[WASTE]),
-        Section(id="sec-02", unit_ids=["t-00:00:06"], claims=[BLOCKS]),
-    ],
-)
-ARTICLE = DraftText(
-    lang="en",
-    title="Paging the KV cache",
-    sections=[
-        DraftSection(
-            title="Memory waste",
-            paragraphs=[DraftParagraph(text="…", citations=["t-00:00:00"])],
-        ),
-        DraftSection(
-            title="Blocks on demand",
-            paragraphs=[DraftParagraph(text="…", citations=["t-00:00:06"])],
-        ),
-    ],
-)
-TERMS = ["KV cache", "PagedAttention"]
-ASKED = ["How much KV cache memory is wasted by reserving the maximum length?"]
-ASKED += ["How does PagedAttention keep the KV cache?"]
-ANSWERED = ["Reserving the maximum length wastes 60 to 80 percent of the KV cache memory."]
-ANSWERED += ["PagedAttention stores the KV cache in 16-token blocks that requests get on demand."]
-TRANSLATED = [
-    "预留最大长度会浪费多少 KV cache 内存？",
+WASTE = (
+    "Reserving the maximum length wastes 60 to 80 percent of the KV cache memory.",
     "预留最大长度会浪费 60 到 80% 的 KV cache 内存。",
-    "PagedAttention 如何保存 KV cache？",
-    "PagedAttention 把 KV cache 存进 16 个 token 的块中，按请求所需分配。",
-]
+)
+BLOCKS = (
+    "PagedAttention stores the KV cache in blocks of 16 tokens handed out on demand.",
+    "PagedAttention 把 KV cache 存进 16 个 token 的块中，按需分配。",
+)
+SHAKY = ("The speaker says the blocks help.", "讲者说块有帮助。")
 
 
-def text(value: str) -> str:
-    return json.dumps({"text": value})
+def sentence(id: str, kind: str, en: str, zh: str, unit: str = "", verified=True):
+    def text(t: str) -> Written:
+        return Written(text=t, fallback=not verified)
+
+    return LedgerSentence(id=id, kind=kind, units=[unit] if unit else [], en=text(en), zh=text(zh))
 
 
-def companion(questions=ASKED, answers=ANSWERED, translations=TRANSLATED):
-    replies = PromptReplies(
-        ask_question=[text(q) for q in questions],
-        answer_question=[text(a) for a in answers],
-        translate_zh=[text(t) for t in translations],
+def ledger() -> Ledger:
+    facts = [
+        sentence("f-1", "fact", *WASTE, unit="t-00:00:00"),
+        sentence("f-2", "fact", *BLOCKS, unit="t-00:00:06"),
+        sentence("f-3", "fact", *SHAKY, unit="t-00:00:09", verified=False),
+    ]
+    chapters = [
+        LedgerChapter(
+            heading="h-1", sections=["sec-01"], paragraphs=[LedgerParagraph(sentences=["f-1"])]
+        ),
+        LedgerChapter(
+            heading="h-2",
+            sections=["sec-02"],
+            paragraphs=[LedgerParagraph(sentences=["f-2", "f-3"])],
+        ),
+    ]
+    return Ledger(
+        language="en",
+        title="title",
+        summary="summary",
+        chapters=chapters,
+        sentences=[
+            sentence("title", "title", "Paging the KV cache", "分页管理 KV cache"),
+            sentence("summary", "summary", "Why paging wins.", "分页为何胜出。"),
+            sentence("h-1", "heading", "Memory waste", "显存浪费"),
+            sentence("h-2", "heading", "Blocks on demand", "按需分块"),
+            *facts,
+        ],
     )
+
+
+ASKED = {
+    "q-1": "How much KV cache memory does reserving the maximum length waste?",
+    "q-2": "How does PagedAttention store the KV cache?",
+}
+TRANSLATED = {
+    ASKED["q-1"]: "预留最大长度会浪费多少 KV cache 内存？",
+    ASKED["q-2"]: "PagedAttention 如何存放 KV cache？",
+}
+
+
+def listed(body: dict) -> list[tuple[str, str]]:
+    lines = body["messages"][-1]["content"].splitlines()
+    return [tuple(line[1:].split("] ", 1)) for line in lines if line.startswith("[")]
+
+
+def answering(questions: dict, translations: dict):
+    def ask(body):
+        return json.dumps({"sentences": [{"id": i, "text": questions[i]} for i, _ in listed(body)]})
+
+    def translate(body):
+        return json.dumps(
+            {"sentences": [{"id": i, "text": translations.get(t, t)} for i, t in listed(body)]}
+        )
+
+    replies = PromptReplies(ask_question_en=ask, translate_sentences_zh=translate)
     llm, endpoint = scripted_llm(replies)
-    prompts = QuestionPrompts.load()
-    writer = Writer(llm, DraftPrompts.load(), EVIDENCE, TERMS, "en", others=tuple(prompts.all()))
-    return write_questions(ARTICLE, NOTES, [], writer, prompts), endpoint
+    done = write_questions(
+        ledger(), ["PagedAttention"], llm, QuestionPrompts.load(), LedgerPrompts.load()
+    )
+    return done, endpoint
 
 
-def test_each_chapter_is_asked_about_and_answered_from_its_claims_in_both_languages():
-    questions, endpoint = companion()
-    asked = [(i.question, i.answer) for i in questions.en.items]
-    assert asked == list(zip(ASKED, ANSWERED, strict=True))
-    assert [i.citations for i in questions.en.items] == [["t-00:00:00"], ["t-00:00:06"]]
+def test_each_answer_is_the_articles_own_verified_sentences_in_both_languages():
+    questions, endpoint = answering(ASKED, TRANSLATED)
+    assert [(i.question, i.answer) for i in questions.en.items] == [
+        (ASKED["q-1"], WASTE[0]),
+        (ASKED["q-2"], BLOCKS[0]),  # the unverified sentence is no part of an answer
+    ]
+    assert [i.answer for i in questions.zh.items] == [WASTE[1], BLOCKS[1]]
+    assert [i.question for i in questions.zh.items] == list(TRANSLATED.values())
     assert [i.citations for i in questions.zh.items] == [["t-00:00:00"], ["t-00:00:06"]]
-    assert [i.question for i in questions.zh.items] == TRANSLATED[::2]
-    assert questions.revisions == []
-    assert "Chapter: Memory waste" in endpoint.user_messages()[0]
+    assert "(chapter: Memory waste)" in endpoint.user_messages()[0]
     # two questions are not a companion worth its page: visible, never plain `succeeded`
     assert questions.fallbacks == ["only 2 questions passed"]
 
 
-def test_an_answer_with_an_invented_number_is_redrafted_then_replaced_by_its_claims():
-    invented = ANSWERED[0].replace("60 to 80", "60 to 90")
-    questions, _ = companion(answers=[invented, invented, ANSWERED[1]])
-    first = questions.en.items[0]
-    assert first.answer == WASTE.statement  # the claim as it is: grounded by construction
-    revision = questions.revisions[0]
-    assert (revision.where, revision.action) == ("en A1", "replaced by its claims")
-    assert any("number 90 is not in the cited passages" in f for f in revision.findings)
-    assert "en A1: replaced by its claims" in questions.fallbacks
-
-
-def test_a_question_that_is_no_question_or_adds_a_number_is_asked_again_or_dropped():
-    questions, endpoint = companion(
-        questions=[
-            "The KV cache wastes memory.",  # not a question
-            ASKED[0],
-            "Why does PagedAttention use blocks of 32 tokens?",  # a number the notes lack
-            "Why does PagedAttention use blocks of 64 tokens?",
-        ],
-        answers=ANSWERED[:1],
-        translations=TRANSLATED[:2],
-    )
-    assert [i.question for i in questions.en.items] == ASKED[:1]
-    actions = [(r.where, r.action) for r in questions.revisions]
-    assert actions == [("en Q1", "redrafted"), ("en Q2", "dropped")]
-    assert any("question mark" in f for f in questions.revisions[0].findings)
-    assert any("number 32 is not in the notes" in f for f in questions.revisions[1].findings)
+def test_a_question_with_a_number_or_no_question_mark_is_dropped_after_two_answers():
+    bad = {"q-1": "Why does reserving waste 90 percent?", "q-2": "PagedAttention stores blocks."}
+    questions, endpoint = answering(bad, TRANSLATED)
+    assert questions.en.items == [] and questions.zh.items == []
+    assert [(r.where, r.action) for r in questions.revisions] == [
+        ("en Q1", "dropped"),
+        ("en Q2", "dropped"),
+    ]
+    assert "numbers" in questions.revisions[0].findings[0]
+    assert any(f.startswith("sentence") for f in questions.revisions[1].findings)
+    assert len(endpoint.requests) == 4  # each asked twice, nothing translated
 
 
 def test_a_question_whose_translation_keeps_failing_leaves_both_languages():
-    english = ["How is it kept?"] * 4  # never Chinese
-    questions, _ = companion(translations=[*english, *TRANSLATED[2:], *TRANSLATED[2:]])
-    assert [i.question for i in questions.en.items] == ASKED[1:]
-    assert [i.question for i in questions.zh.items] == TRANSLATED[2:3]
-    assert ("zh Q1", "dropped") in [(r.where, r.action) for r in questions.revisions]
+    questions, _ = answering(ASKED, {})  # never Chinese
+    assert questions.en.items == [] and questions.zh.items == []
+    assert {r.where for r in questions.revisions} == {"zh q-1", "zh q-2"}
 
 
 def test_questions_are_spread_over_the_chapters_before_a_chapter_gets_a_second():
-    claims = [
-        Claim(statement=f"Fact {n}.", units=[f"t-{n}"]) for n in range(12)
-    ]  # chapter one has nine claims (three runs), chapter two one, chapter three two
-    chapters = [Topic("one", claims[:9]), Topic("two", claims[9:10]), Topic("three", claims[10:])]
-    picked = question_topics(chapters, most=4)
+    runs = [[Topic("one", [])] * 3, [Topic("two", [])], [Topic("three", [])] * 2]
+    picked = question_topics(runs, most=4)
     assert [t.chapter for t in picked] == ["one", "one", "two", "three"]
-    assert [len(t.claims) for t in picked] == [3, 3, 1, 2]
-
-
-def test_a_question_about_the_notes_rather_than_the_subject_is_asked_again():
-    meta = "Which strategies to save KV cache memory are discussed in the notes?"
-    questions, _ = companion(questions=[meta, *ASKED])
-    assert [i.question for i in questions.en.items] == ASKED
-    assert any("speaks of the notes" in f for f in questions.revisions[0].findings)

@@ -31,7 +31,12 @@ def test_a_faithful_article_is_recommended_with_its_grounds_readers_and_risks():
             "sentences_supported",
         ),
         # the prompt echoed into the article
-        ([EN[0] + " Use only the facts in the notes.", EN[1]], ZH, "不推荐收录", "no_prompt_echo"),
+        (
+            [EN[0] + " Each sentence states only what its own item states.", EN[1]],
+            ZH,
+            "不推荐收录",
+            "no_prompt_echo",
+        ),
         # an untranslated paragraph: fixable, but not publishable as it is
         (EN, [ZH[0], "The cache is handed out in blocks of 16 tokens."], "需修改", "languages"),
     ],
@@ -62,12 +67,12 @@ def test_an_article_of_one_paragraph_is_not_recommended():
 
 
 def test_the_card_says_where_fallbacks_stand_in():
-    replaced = Revision(where="en §1¶2", findings=["x"], action="replaced by its claims")
+    replaced = Revision(where="en §1¶2", findings=["x"], action="kept with findings")
     draft = Draft(
         en=text("en", EN, "Paging the cache"),
         zh=text("zh", ZH, "缓存分页"),
         revisions=[replaced],
-        fallbacks=["en §1¶2: replaced by its claims"],
+        fallbacks=["en §1¶2: kept with findings"],
     )
     result = review_draft(draft, EVIDENCE, "en", [], PROMPTS, ["sec-01: no valid claims"])
     assert (

@@ -35,7 +35,9 @@ EN = [
 ]
 ZH = ["在演讲者自己的基准测试中，吞吐量是静态批处理的 2.2 倍。", "缓存按需分配，每块 16 个 token。"]
 CITES = [["t-01:05"], ["s-03"]]
-PROMPTS = [load_prompt(n) for n in ("notes", "outline", "write_paragraph", "translate_zh")]
+PROMPTS = [
+    load_prompt(n) for n in ("notes", "outline", "rewrite_facts_en", "translate_sentences_zh")
+]
 
 
 def text(lang: str, paragraphs: list[str], title: str) -> DraftText:
@@ -53,7 +55,7 @@ def review(en=EN, zh=ZH, en_title="Paging the cache", revisions=()):
 
 
 def test_a_faithful_pair_passes_every_check_and_carries_the_revisions():
-    revision = Revision(where="en §1¶1", findings=["unsupported: 'x'"], action="redrafted")
+    revision = Revision(where="en §1¶1", findings=["unsupported: 'x'"], action="dropped")
     result, checks = review(revisions=[revision])
     assert result.verdict == "pass", [c for c in result.checks if not c.passed]
     assert result.revisions == [revision]
@@ -64,7 +66,7 @@ def test_a_faithful_pair_passes_every_check_and_carries_the_revisions():
     [
         ([EN[0].replace("2.2", "2.5"), EN[1]], ZH, None, "numbers_grounded", "2.5 is not in"),
         (
-            [EN[0] + " Use only the facts in the notes.", EN[1]],
+            [EN[0] + " Each sentence states only what its own item states.", EN[1]],
             ZH,
             None,
             "no_prompt_echo",

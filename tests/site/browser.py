@@ -3,6 +3,8 @@ server for a built site and the talk's video."""
 
 import functools
 import http.server
+import io
+import re
 import shutil
 import socket
 from collections.abc import Iterator
@@ -44,11 +46,28 @@ def free_port() -> int:
 
 @contextmanager
 def serving(root: Path, port: int) -> Iterator[str]:
-    """`root` on http://127.0.0.1:port/ in a thread, quietly."""
+    """`root` on http://127.0.0.1:port/ in a thread, quietly, answering byte ranges as a
+    video host does (a browser seeks to a video's #t= second only with them)."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args) -> None:
             pass
+
+        def send_head(self):
+            wanted = re.fullmatch(r"bytes=(\d+)-(\d*)", self.headers.get("Range", ""))
+            path = Path(self.translate_path(self.path))
+            if not wanted or not path.is_file():
+                return super().send_head()
+            data = path.read_bytes()
+            start = int(wanted[1])
+            end = min(int(wanted[2] or len(data) - 1), len(data) - 1)
+            self.send_response(206)
+            self.send_header("Content-Type", self.guess_type(str(path)))
+            self.send_header("Content-Range", f"bytes {start}-{end}/{len(data)}")
+            self.send_header("Content-Length", str(end - start + 1))
+            self.send_header("Accept-Ranges", "bytes")
+            self.end_headers()
+            return io.BytesIO(data[start : end + 1])
 
     with in_thread(functools.partial(Quiet, directory=str(root)), port):
         yield f"http://127.0.0.1:{port}"

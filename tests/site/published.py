@@ -71,7 +71,9 @@ QUESTIONS = {
     "en": ("How much KV cache memory does reserving the maximum length waste?", EN[0]),
     "zh": ("预留最大长度会浪费多少 KV cache 内存？", ZH[0]),
 }
-PROMPTS = [load_prompt(n) for n in ("notes", "outline", "write_paragraph", "translate_zh")]
+PROMPTS = [
+    load_prompt(n) for n in ("notes", "outline", "rewrite_facts_en", "translate_sentences_zh")
+]
 
 
 def made(id: str, kind: str, en: str, zh: str, units=()) -> LedgerSentence:
