@@ -155,7 +155,9 @@ def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceC
     """A translation keeps the source's names as written: words of technical spelling, and
     of the talk's own `names` it uses a one-word name ("slime", an English word and a
     product) or the name words of a longer one ("KV" of "KV cache"). A name whose house
-    form is Chinese alone (paging: 分页) is translated."""
+    form is Chinese alone (paging: 分页) is translated; so is one inside a house term of the
+    source that the translation writes in a house form ("GPU" of "GPU memory" as 显存)."""
+    house = terminology.terms_in(source)
 
     def translated(name: str) -> bool:
         entry = terminology.entry_of(name)
@@ -163,7 +165,9 @@ def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceC
 
     def kept(name: str) -> bool:
         parts = name_parts(name) or ([name] if " " not in name else [])
-        return all(mentions(text, part) for part in parts)
+        if all(mentions(text, part) for part in parts):
+            return True
+        return any(mentions(t.en, name) and terminology.in_house_form(t.en, text) for t in house)
 
     used = [*names_of(source), *(n for n in names if mentions(source, n))]
     lost = [n for n in dict.fromkeys(used) if not translated(n) and not kept(n)]

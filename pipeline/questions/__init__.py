@@ -69,6 +69,10 @@ class Topic:
         joiner = "" if lang == "zh" else " "
         return joiner.join(s.text(lang).text for s in self.sentences)
 
+    def context(self, lang: str) -> str:
+        """The answer under its chapter's heading: what a question may speak of."""
+        return f"{self.chapter}\n{self.answer(lang)}"
+
     def units(self) -> list[str]:
         return list(dict.fromkeys(u for s in self.sentences for u in s.units))
 
@@ -101,8 +105,9 @@ def question_topics(chapters: list[list[Topic]], most: int = MOST_QUESTIONS) -> 
 
 
 def question_checks(text: str, answer: str, lang: str) -> list[SentenceCheck]:
-    """A question against its answer alone: one sentence asking, of a reader's size, about
-    what the answer says, with no number or name the answer lacks."""
+    """A question against its answer alone (with its chapter's heading): one sentence
+    asking, of a reader's size, about what the answer says, with no number or name the
+    answer lacks."""
     asks = text.rstrip().endswith(QUESTION_MARKS) and len(split_sentences(text)) == 1
     fewest, most = QUESTION_SIZE[lang]
     size = len(text) if lang == "zh" else len(text.split())
@@ -126,7 +131,7 @@ def asked(topics: list[Topic], title: str, lang: str, llm: LLM, prompt: Prompt) 
         Job(
             id=f"q-{n}",
             line=f"(chapter: {topic.chapter}) {topic.answer(lang)}",
-            check=partial(question_checks, answer=topic.answer(lang), lang=lang),
+            check=partial(question_checks, answer=topic.context(lang), lang=lang),
             fallback=dropped,
         )
         for n, topic in enumerate(topics, start=1)

@@ -3,6 +3,7 @@
 import json
 import re
 
+from pipeline.core.checks import kept_names_check
 from pipeline.core.prompts import load_prompt
 from pipeline.ledger.translate import translate_sentences
 from pipeline.schema.ledger import LedgerSentence, Written
@@ -56,3 +57,11 @@ def test_house_terms_are_written_by_code():
     llm, _ = scripted_llm(answering(said))
     _, second = translate_sentences(ledger(), "en", "zh", llm, PROMPT, [])
     assert "令牌" not in second.zh.text and "token" in second.zh.text
+
+
+def test_a_name_inside_a_house_term_is_kept_by_the_terms_chinese_form():
+    names = ["KV cache", "GPU", "batching"]
+    source = "The KV cache eats GPU memory under continuous batching."
+    assert kept_names_check("KV 缓存在连续批处理下占用显存。", source, names).passed
+    lost = kept_names_check("缓存在连续批处理下占用内存。", source, names)
+    assert not lost.passed and "GPU" in lost.detail and "KV" in lost.detail
