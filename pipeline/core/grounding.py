@@ -63,15 +63,12 @@ STEM = 5  # words sharing their first five letters match: "batches", "batching"
 WORD_DISCOUNT = 0.1
 ECHO_MIN_CHARS = 20  # shorter fixed lines ("Article:") are too generic to flag
 ECHO_SIMILARITY = 90
-# Chinese characters plus two per Latin word: "xgrammar。" weighs 2, "xgrammar 更快。" 4.
-MIN_SENTENCE_WEIGHT = 4
 # A sentence or clause of at least these many words (Chinese characters) repeats an
 # earlier one at this rapidfuzz ratio, or when all of it sits inside one at CONTAINED.
 REPEAT_MIN_WORDS = 6
 REPEAT_MIN_CJK = 10
 NEAR_DUPLICATE_SENTENCE = 90
 CONTAINED = 92
-CLAUSE_SPLIT = re.compile(r"(?<=[,;，；])\s*")
 # A number is misbound when its clause's words score under MIN_SUPPORT against every
 # source fact with the number, and at least BINDING_MARGIN higher against a fact with
 # another number. Clauses end at punctuation and at conjunctions.
@@ -104,12 +101,6 @@ SENTENCE_END = re.compile(
     r"|(?<=[。！？；])"
 )
 CLAUSE_END = re.compile(r"(?<=[.;:!?。；：！？])\s*")
-# Any sentence end: a name that starts in lower case ("… Leaderboard. xgrammar.") too.
-ANY_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
-# What ends a sentence before a stray word: a word of three letters or more, or Chinese
-# ("e.g. paging" goes on; "Leaderboard. xgrammar." does not).
-REAL_END = re.compile(r"(?:[A-Za-z]{3,}|\d|[)\]\"'])[.!?]$|[。！？]$")
-ABBREVIATIONS = ("etc.", "approx.", "Fig.")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
 # Chinese function characters: pairs made only of these carry no content.
 CJK_FUNCTION = set("的了是在和与及或也都就而这那个一些我们你他她它其中以为于对把被将会能要可有没不")
@@ -129,42 +120,6 @@ def sentences_by_line(text: str) -> list[str]:
     """The sentences of `text`, each line apart: a slide's bullet or table row is a
     sentence of its own, full stop or none."""
     return [s for line in text.splitlines() for s in split_sentences(line)]
-
-
-def is_stray_word(sentence: str) -> bool:
-    """A "sentence" that is one name or word: a slide's next line ("xgrammar.") strung
-    onto the one before, not something an article says."""
-    cjk = sum(map(len, CJK_RUN.findall(sentence)))
-    return cjk + 2 * len(WORD.findall(sentence)) < MIN_SENTENCE_WEIGHT
-
-
-def without_stray_words(text: str) -> tuple[str, list[str]]:
-    """The text without its stray words, and the stray words."""
-    pieces = [p.strip() for p in ANY_SENTENCE_END.split(text.strip()) if p.strip()]
-    stray = {
-        k
-        for k in range(1, len(pieces))
-        if is_stray_word(pieces[k])
-        and REAL_END.search(pieces[k - 1])
-        and not pieces[k - 1].endswith(ABBREVIATIONS)
-    }
-    joiner = "" if has_cjk(text) else " "
-    kept = joiner.join(p for k, p in enumerate(pieces) if k not in stray)
-    return (kept, [pieces[k] for k in sorted(stray)]) if stray else (text.strip(), [])
-
-
-# "Yineng Zhang is the Yineng Zhang.", "KV 缓存是 KV 缓存。": the subject said again as what it
-# is, and nothing more (a definition goes on: "the cache is the cache of keys").
-TAUTOLOGY = re.compile(
-    r"^(?:the\s+)?(\w[\w .-]{1,60}?)\s*(?:is|are|是)\s*(?:the\s+|a\s+|an\s+)?\1"
-    r"\s*[.,;:!?。，；：！？]?$",
-    re.IGNORECASE,
-)
-
-
-def tautologies(text: str) -> list[str]:
-    """Sentences that say their subject is itself: nothing a reader learns."""
-    return [s for s in split_sentences(text) if TAUTOLOGY.match(s.strip())]
 
 
 # The notes a model is given are no part of the talk: "according to the notes", "Yineng
@@ -477,54 +432,6 @@ def repeated_sentences(texts: list[str]) -> list[tuple[int, str]]:
                 found.append((i, sentence))
             said.append(sentence)
     return found
-
-
-def sentence_end(sentence: str) -> str:
-    return sentence[-1] if sentence and sentence[-1] in ".!?。！？" else ""
-
-
-def fresh_clauses(clauses: list[str], said: list[str]) -> list[str]:
-    """The clauses of a sentence that say something new: a clause repeating an earlier
-    sentence, or an earlier clause of its own, goes with the short clauses that trail it
-    (", in a pull request")."""
-    fresh: list[str] = []
-    dropping = False
-    for clause in clauses:
-        if repeats(clause, said + fresh):
-            dropping = True
-        elif dropping and not substantial(_normal(clause)):
-            continue
-        else:
-            dropping = False
-            fresh.append(clause)
-    return fresh
-
-
-def without_repeats(text: str, said: list[str]) -> tuple[str, list[str]]:
-    """`text` without the sentences and clauses that repeat what `said` (the sentences
-    before it) or its own earlier sentences say; the text left and what was removed.
-    `said` is extended with the sentences kept."""
-    kept, removed = [], []
-    for sentence in split_sentences(text):
-        if repeats(sentence, said):
-            removed.append(sentence)
-            continue
-        clauses = [c for c in CLAUSE_SPLIT.split(sentence) if c.strip()]
-        fresh = fresh_clauses(clauses, said)
-        if len(fresh) < len(clauses) and fresh:
-            removed += [c for c in clauses if c not in fresh and c.strip(" ,;.，；。")]
-            joined = " ".join(fresh) if not has_cjk(sentence) else "".join(fresh)
-            body = joined.strip().rstrip(",;:，；：.。")
-            if fresh[0] != clauses[0] and sentence[:1].isupper():
-                body = body[:1].upper() + body[1:]  # its first clause went
-            sentence = body + (sentence_end(sentence) or ".")
-        elif not fresh:
-            removed.append(sentence)
-            continue
-        kept.append(sentence)
-        said.append(sentence)
-    joiner = "" if has_cjk(text) else " "
-    return joiner.join(kept), removed
 
 
 def facts_of(source: str) -> list[str]:

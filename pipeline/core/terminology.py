@@ -16,7 +16,6 @@ from pipeline.evidence import term_pattern
 
 SOURCE = Path(__file__).with_name("terminology.yaml")
 KEEP = "keep"
-CODE_SPAN = re.compile(r"( ?)`([^`\n]+)`( ?)")
 CJK_PUNCTUATION = "，。、；：！？（）《》「」"
 # A web address is written as it is, in every language: its words are no terms
 # (".../high-throughput-low-latency-llm-inference" keeps its "throughput").
@@ -128,57 +127,6 @@ def with_house_forms(chinese: str) -> tuple[str, list[str]]:
                 chinese = chinese.replace(bad, term.zh)
                 made.append(f"{bad} -> {term.zh}")
     return chinese, made
-
-
-def kept_in_latin(text: str) -> list[str]:
-    """The glossary's terms of an English text that Chinese keeps as they are (kernel,
-    jump forward, logits)."""
-    return [t.en for t in terms_in(text) if t.zh == t.en]
-
-
-def protected(text: str, names: list[str], forms: dict[str, str] | None = None) -> str:
-    """The text with each use of `names` in backticks, as code is: a small model asked to
-    translate leaves code alone, where it translates a name that is an ordinary English
-    word ("jump forward" as 跳跃前进). Each use of a term of `forms` is put in its
-    translation, in backticks too ("a mask over the vocabulary" -> "a `掩码` over the
-    vocabulary"): told the form in the prompt, a small model still writes its own.
-    A web address goes in backticks whole. Text that has backticks of its own is left as
-    it is."""
-    if "`" in text:
-        return text
-    spans: list[tuple[int, int, str]] = [(*m.span(), m.group()) for m in URL.finditer(text)]
-    forms = forms or {}
-    for name in sorted(set(names) | set(forms), key=len, reverse=True):
-        for m in term_pattern(name, plural=True).finditer(text):
-            if not any(a < m.end() and m.start() < b for a, b, _ in spans):
-                spans.append((*m.span(), forms.get(name, m.group())))
-    for a, b, written in sorted(spans, reverse=True):
-        text = f"{text[:a]}`{written}`{text[b:]}"
-    return text
-
-
-def chinese_forms(text: str) -> dict[str, str]:
-    """The glossary's terms of an English text that Chinese writes in Chinese, with the
-    form it writes (mask: 掩码)."""
-    return {t.en: t.zh for t in terms_in(text) if has_cjk(t.zh)}
-
-
-def unprotected(text: str) -> str:
-    """A translation of `protected` text without its backticks, and without the spaces a
-    model puts around a Chinese form as around code ("更多的 `请求` 能够" -> "更多的请求能够"):
-    Chinese puts none between its words."""
-
-    def plain(m: re.Match) -> str:
-        before, inner, after = m.groups()
-        prev = m.string[m.start() - 1] if m.start() else ""
-        nxt = m.string[m.end()] if m.end() < len(m.string) else ""
-        if has_cjk(inner[0]) and (has_cjk(prev) or prev in CJK_PUNCTUATION):
-            before = ""
-        if has_cjk(inner[-1]) and (has_cjk(nxt) or nxt in CJK_PUNCTUATION):
-            after = ""
-        return before + inner + after
-
-    return CODE_SPAN.sub(plain, text)
 
 
 def chinese_only(term: Term) -> bool:

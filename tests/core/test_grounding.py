@@ -8,7 +8,6 @@ from pipeline.core.grounding import (
     invented_numbers,
     is_echo,
     is_fragment,
-    is_stray_word,
     keeps_name,
     kept_terms,
     mentions,
@@ -16,14 +15,10 @@ from pipeline.core.grounding import (
     missing_numbers,
     pair_support,
     prompt_lines,
-    repeats,
     speaks_of_notes,
     split_sentences,
     support,
-    tautologies,
     unsupported_sentences,
-    without_repeats,
-    without_stray_words,
     wrong_language_sentences,
 )
 from pipeline.core.prompts import REVISE_NOTE, load_prompt
@@ -139,37 +134,6 @@ def test_a_short_name_is_a_word_not_a_substring():
     assert mentions("我们用KV cache和预填充", "预填充")
 
 
-def test_a_repeated_sentence_or_clause_is_removed_and_a_new_number_is_not_a_repeat():
-    text = (
-        "At every decoding step, the state machine gives a logit mask. "
-        "It turns the schema into a regular expression. "
-        "At every decoding step the state machine gives a logit mask."
-    )
-    kept, removed = without_repeats(text, [])
-    assert kept == text.rsplit(" At every", 1)[0]
-    assert removed == ["At every decoding step the state machine gives a logit mask."]
-    run_on = (
-        "In batch mode it needs 0.7 seconds, and the integration into SGLang is still on the "
-        "way, in a pull request, while outlines takes 3 seconds, the integration into SGLang "
-        "is still on the way, in a pull request."
-    )
-    kept, _ = without_repeats(run_on, [])
-    assert kept.endswith("while outlines takes 3 seconds.")
-    two_facts = (
-        "It needs about 0.8 seconds for one request. It needs about 0.7 seconds for one request."
-    )
-    assert without_repeats(two_facts, []) == (two_facts, [])
-
-
-def test_repeats_across_paragraphs_and_in_chinese():
-    said = ["我们把显存分成固定大小的块来管理。"]
-    kept, removed = without_repeats(
-        "每个块存十六个 token。我们把显存分成固定大小的块来管理。", said
-    )
-    assert kept == "每个块存十六个 token。" and removed == ["我们把显存分成固定大小的块来管理。"]
-    assert not repeats("Thank you.", ["Thank you."])  # too short to be a repeat
-
-
 RELEASES = (
     "SGLang releases\n"
     "v0.1 (July 2024) — 5x higher throughput with automatic KV cache reuse\n"
@@ -206,30 +170,6 @@ def test_a_whole_part_of_a_slide_title_is_no_fragment():
     lines = ["Technique2: Faster Constrained Decoding"]
     assert not is_fragment("Faster Constrained Decoding", lines)
     assert is_fragment("Decoding with jump", ["Faster Constrained Decoding with jump forward"])
-
-
-def test_a_stray_word_is_not_a_sentence():
-    assert is_stray_word("xgrammar.") and is_stray_word("好的。")
-    assert not is_stray_word("xgrammar 更快。") and not is_stray_word("It works.")
-    dumped = "We benchmark with 400 JSON schemas from the leaderboard. xgrammar."
-    assert without_stray_words(dumped) == (dumped.removesuffix(" xgrammar."), ["xgrammar."])
-    assert without_stray_words("测了 400 个 schema。xgrammar。") == (
-        "测了 400 个 schema。",
-        ["xgrammar。"],
-    )
-    for prose in ("It uses e.g. paging here.", "See Fig. 3. It works.", "xgrammar."):
-        assert without_stray_words(prose) == (prose, [])
-
-
-def test_a_sentence_that_says_its_subject_is_itself_is_found():
-    said = "SGLang is fast. Yineng Zhang is the Yineng Zhang. 前缀缓存是前缀缓存。"
-    assert tautologies(said) == ["Yineng Zhang is the Yineng Zhang.", "前缀缓存是前缀缓存。"]
-    for sentence in (
-        "The cache is the cache of keys.",  # a definition goes on
-        "This is this year's result.",
-        "Yineng Zhang is the Yineng Zhang of SGLang.",
-    ):
-        assert tautologies(sentence) == []
 
 
 def test_a_text_that_speaks_of_the_notes_it_was_given_is_found():
