@@ -13,6 +13,7 @@ from pathlib import Path
 import jiwer
 from autocorrect_py import lint_for
 
+from pipeline.core import fidelity
 from pipeline.core.grounding import (
     MIN_SUPPORT,
     cited_text,
@@ -36,7 +37,7 @@ from pipeline.core.text import TECHNICAL, numbers
 from pipeline.ledger import LedgerPrompts
 from pipeline.ledger.arrange import MIN_CHAPTER_FACTS
 from pipeline.questions import QuestionPrompts
-from pipeline.review import check_fidelity, check_terminology
+from pipeline.review import check_terminology
 from pipeline.schema import (
     Draft,
     DraftSection,
@@ -208,7 +209,7 @@ def article_metrics(
     # The review's own checks, counted over the paragraphs (where: "zh §2¶1: ...").
     places = [f.split(": ", 1)[0] for f in check_terminology(draft, language).findings]
     term_problems = sum("¶" in where for where in places)
-    unfaithful = len({f.split(": ", 1)[0] for f in check_fidelity(draft, language).findings})
+    unfaithful = unfaithful_paragraphs(draft, language)
     leaks = [m for m in (truth.misheard if truth else []) for t in all_text if mentions(t, m)]
     return {
         "misbound_numbers": misbound(source, truth),
@@ -229,6 +230,13 @@ def article_metrics(
         "terms_right_zh": share(sum(keeps_name(body["zh"], t) for t in names), len(names)),
         "sections_cited": share(sum(covered), len(covered)),
     }
+
+
+def unfaithful_paragraphs(draft: Draft, language: str) -> int:
+    """Translated paragraphs that do not say what their source paragraph says."""
+    source, target = (draft.zh, draft.en) if language == "zh" else (draft.en, draft.zh)
+    pairs = zip(paragraphs(source), paragraphs(target), strict=False)
+    return sum(bool(fidelity.unfaithful(s.text, t.text, target.lang)) for s, t in pairs)
 
 
 def misbound(source: DraftText, truth: Truth | None) -> int | None:

@@ -34,7 +34,7 @@ from pipeline.llm.session import LLMSession
 from pipeline.notes import build_notes
 from pipeline.outline import build_outline
 from pipeline.questions import QuestionPrompts, write_questions
-from pipeline.review import review as review_drafts
+from pipeline.review import review as review_ledger
 from pipeline.runner import Stage, TalkRun
 from pipeline.schema import (
     Article,
@@ -235,8 +235,7 @@ def review(
     }
 
     def make() -> Review:
-        draft = ledger.draft()
-        return review_drafts(draft, evidence, language, vocabulary, prompts, notes.fallbacks)
+        return review_ledger(ledger, evidence, language, vocabulary, prompts, notes.fallbacks)
 
     return run_stage(run, stages.REVIEW, make, key)
 

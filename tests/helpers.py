@@ -5,6 +5,14 @@ import re
 from pathlib import Path
 
 from pipeline.schema import Segment, Talk, TalkMeta, TimelineSpan, Transcript
+from pipeline.schema.ledger import (
+    FactSource,
+    Ledger,
+    LedgerChapter,
+    LedgerParagraph,
+    LedgerSentence,
+    Written,
+)
 from tests.videos import share_right
 
 DATA = Path(__file__).parent / "data"
@@ -56,3 +64,51 @@ def share_on_right_slide(spans: list[TimelineSpan]) -> float:
 # How a talk run on a test double ends: its generic prose may fail the ledger's checks, so
 # a sentence may be a marked fallback (a counted fallback) rather than plain `succeeded`.
 MADE = ("succeeded", "fallback")
+
+
+def ledger_of(
+    en: list[tuple[str, list[str]]],
+    zh: list[tuple[str, list[str]]],
+    titles: tuple[str, str] = ("Paging the cache", "缓存分页"),
+    headings: tuple[str, str] = ("Paging", "分页"),
+    summaries: tuple[str, str] = ("", ""),
+    sources: list[FactSource] = (),
+    role: str = "results",
+    chapters: int = 1,
+) -> Ledger:
+    """A ledger written in English whose chapter (repeated `chapters` times) has the
+    paragraphs (text, citations) of `en` and `zh`, one sentence each; the n-th paragraph is
+    made from the n-th of `sources` where one is given. Pairs are (en, zh)."""
+    facts = [
+        LedgerSentence(
+            id=f"f-{n}",
+            kind="fact",
+            source=sources[n].id if n < len(sources) else None,
+            units=cites,
+            en=Written(text=e),
+            zh=Written(text=z),
+        )
+        for n, ((e, cites), (z, _)) in enumerate(zip(en, zh, strict=True))
+    ]
+
+    def made(id: str, kind: str, pair: tuple[str, str]) -> LedgerSentence:
+        return LedgerSentence(id=id, kind=kind, en=Written(text=pair[0]), zh=Written(text=pair[1]))
+
+    paragraphs = [LedgerParagraph(sentences=[f.id]) for f in facts]
+    return Ledger(
+        language="en",
+        title="title",
+        summary="summary",
+        tags=["KV CACHE", "MEMORY"],
+        chapters=[
+            LedgerChapter(heading="h-1", role=role, sections=["sec-01"], paragraphs=paragraphs)
+            for _ in range(chapters)
+        ],
+        sources=list(sources),
+        sentences=[
+            made("title", "title", titles),
+            made("summary", "summary", summaries),
+            made("h-1", "heading", headings),
+            *facts,
+        ],
+    )

@@ -113,16 +113,18 @@ def rewrite_checks(text: str, source: FactSource, lang: str) -> list[SentenceChe
     ]
 
 
+def grounded_checks(text: str, source: str) -> list[SentenceCheck]:
+    """What a sentence adds to its source: numbers and names the source lacks."""
+    return [
+        differences("numbers", [], invented_numbers(text, source)),
+        differences("names", [], [n for n in names_of(text) if not mentions(source, n)]),
+    ]
+
+
 def composed_checks(text: str, facts: str, lang: str) -> list[SentenceCheck]:
     """A heading, title, summary or lead, which no single source says, against the facts
     it stands over: no number or name they lack, the right language and voice."""
-    added_names = [n for n in names_of(text) if not mentions(facts, n)]
-    return [
-        differences("numbers", [], invented_numbers(text, facts)),
-        differences("names", [], added_names),
-        language_check(text, lang),
-        voice_check(text, lang),
-    ]
+    return [*grounded_checks(text, facts), language_check(text, lang), voice_check(text, lang)]
 
 
 UNIT_OR_SYMBOL = re.compile(rf"{UNIT}|[A-Za-z]")  # "16 GB", "token/s", "x": not English words

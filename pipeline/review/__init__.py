@@ -1,34 +1,30 @@
 """The review stage (review.json): checks a reviewer would otherwise do by hand, each with
-findings, the revisions drafting made, and a verdict.
+findings, the fallbacks the ledger marked, and a verdict.
 
-The grounding checks are the ones drafting revised against (pipeline.core.grounding): here they
-run on the final text of both languages, so what drafting could not fix shows up.
+Each sentence was checked against its own source when it was written (pipeline.core.checks);
+the review gathers those results and runs what only the whole article shows: citations,
+languages, prompt echoes, repeats, the house terms, headings and copying.
 """
 
 from collections.abc import Iterator
 
-from pipeline.core import fidelity, terminology
+from pipeline.core import terminology
+from pipeline.core.checks import grounded_checks
 from pipeline.core.grounding import (
-    cited_text,
     copied_share,
     duplicate_of,
-    flipped_words,
-    invented_numbers,
     is_echo,
     is_fragment,
-    misbound_numbers,
-    missing_numbers,
     prompt_lines,
     repeated_sentences,
-    split_sentences,
-    unsupported_sentences,
     wrong_language_sentences,
 )
 from pipeline.core.prompts import Prompt
-from pipeline.core.text import numbers, shorten
+from pipeline.core.text import shorten
+from pipeline.ledger import other
 from pipeline.outline import ROLE_NAMES, normal
 from pipeline.review.card import review_card
-from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Review
+from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Ledger, Review
 
 
 def paragraphs(draft: DraftText) -> Iterator[tuple[str, DraftParagraph]]:
@@ -58,63 +54,6 @@ def check_citations(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
                 f"{where}: unknown evidence id {c}" for c in par.citations if c not in known
             ]
     return check("citations", findings)
-
-
-def check_same_structure(english: DraftText, chinese: DraftText) -> Check:
-    shape_en = [(s.role, [p.citations for p in s.paragraphs]) for s in english.sections]
-    shape_zh = [(s.role, [p.citations for p in s.paragraphs]) for s in chinese.sections]
-    same = shape_en == shape_zh
-    return check("same_structure", [] if same else ["zh and en differ in chapters or citations"])
-
-
-def check_numbers(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
-    """Every number comes from the cited units; both languages carry the same numbers."""
-    units, findings = evidence.by_id(), []
-    for draft in drafts:
-        for where, par in paragraphs(draft):
-            for number in invented_numbers(par.text, cited_text(par.citations, units)):
-                findings.append(f"{where}: {number} is not in the cited evidence")
-    zh = dict(paragraphs(drafts[0]))
-    for where, par in paragraphs(drafts[1]):
-        other = zh.get(where.replace("en ", "zh ", 1))
-        if other is not None and (
-            missing_numbers(numbers(par.text), other.text)
-            or missing_numbers(numbers(other.text), par.text)
-        ):
-            findings.append(f"{where}: the zh and en paragraphs carry different numbers")
-    return check("numbers_grounded", findings)
-
-
-def check_bindings(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
-    """Every number stays with what it measures in the cited units; no word is flipped
-    into its negation."""
-    units, findings = evidence.by_id(), []
-    for draft in drafts:
-        for where, par in paragraphs(draft):
-            source = cited_text(par.citations, units)
-            for sentence in split_sentences(par.text):
-                findings += [
-                    f"{where}: {n} is paired with another number's subject"
-                    for n in misbound_numbers(sentence, source)
-                ]
-                findings += [
-                    f"{where}: {w!r} says the opposite of the cited evidence"
-                    for w in flipped_words(sentence, source)
-                ]
-    return check("numbers_bound", findings)
-
-
-def check_support(draft: DraftText, evidence: Evidence) -> Check:
-    """In the language the talk was given in, where words can be compared with the units."""
-    units = evidence.by_id()
-    return check(
-        "sentences_supported",
-        [
-            f"{where}: unsupported: {sentence!r}"
-            for where, par in paragraphs(draft)
-            for sentence in unsupported_sentences(par.text, cited_text(par.citations, units))
-        ],
-    )
 
 
 def check_languages(drafts: tuple[DraftText, ...], terms: list[str]) -> Check:
@@ -158,21 +97,6 @@ def check_repeats(drafts: tuple[DraftText, ...]) -> Check:
             for i, sentence in repeated_sentences([par.text for _, par in items])
         ]
     return check("no_repeated_sentences", findings)
-
-
-def check_fidelity(draft: Draft, source_language: str) -> Check:
-    """Each translated paragraph says what its source paragraph says (pipeline.core.fidelity)."""
-    source, target = (draft.zh, draft.en) if source_language == "zh" else (draft.en, draft.zh)
-    originals = dict(paragraphs(source))
-    findings = []
-    for where, par in paragraphs(target):
-        original = originals.get(where.replace(f"{target.lang} ", f"{source.lang} ", 1))
-        if original is not None:
-            findings += [
-                f"{where}: {problem}"
-                for problem in fidelity.unfaithful(original.text, par.text, target.lang)
-            ]
-    return check("translations_faithful", findings)
 
 
 def check_terminology(draft: Draft, source_language: str) -> Check:
@@ -236,8 +160,36 @@ def check_headings(drafts: tuple[DraftText, ...]) -> Check:
     return check("headings_name_chapters", findings)
 
 
+def check_grounded(ledger: Ledger) -> Check:
+    """No sentence of the article adds a number or name to what it is made from: a fact to
+    its slide line or sentence said, a heading, title or summary to the facts, a
+    translation to its sentence (pipeline.core.checks, run again on the final text)."""
+    places, lang = ledger.places(), ledger.language
+    sources = {source.id: source for source in ledger.sources}
+    made_from = {
+        s.id: f"{sources[s.source].context}\n{sources[s.source].text}"
+        for s in ledger.sentences
+        if s.source in sources
+    }
+    facts = "\n".join(made_from[i] for i in places if i in made_from)
+    findings = []
+    for sentence in (s for s in ledger.sentences if s.id in places):
+        first, where = sentence.text(lang), places[sentence.id]
+        source = made_from.get(sentence.id, facts)
+        pairs = [(lang, first.text, source)]
+        if (second := sentence.text(other(lang))) is not None:
+            pairs.append((other(lang), second.text, f"{first.text}\n{source}"))
+        findings += [
+            f"{language} {where}: {sentence.id} {c.check}: {c.detail}"
+            for language, text, origin in pairs
+            for c in grounded_checks(text, origin)
+            if not c.passed
+        ]
+    return check("sentences_grounded", findings)
+
+
 def review(
-    draft: Draft,
+    ledger: Ledger,
     evidence: Evidence,
     source_language: str,
     terms: list[str],
@@ -245,22 +197,19 @@ def review(
     notes_fallbacks: list[str] = (),
 ) -> Review:
     """The checks, the verdict by written rules, and the card, built in code from the
-    article's own sentences; `notes_fallbacks` are the notes stage's, for the card to say
-    where fallbacks stand in."""
+    article the ledger composes; `notes_fallbacks` are the notes stage's, for the card to
+    say where fallbacks stand in."""
+    draft = ledger.draft()
     drafts = draft.texts()  # (zh, en)
     source = draft.text(source_language)
     checks = [
         check_citations(drafts, evidence),
-        check_same_structure(draft.en, draft.zh),
-        check_numbers(drafts, evidence),
-        check_bindings(drafts, evidence),
-        check_support(source, evidence),
+        check_grounded(ledger),
         check_languages(drafts, terms),
         check_echoes(drafts, prompts, draft.tags),
         check_duplicates(drafts),
         check_repeats(drafts),
         check_terminology(draft, source_language),
-        check_fidelity(draft, source_language),
         check_titles(drafts, evidence),
         check_headings(drafts),
         check_own_words(source, evidence),

@@ -16,13 +16,7 @@ from pipeline.schema import Check, Draft, DraftSection, DraftText, ReviewCard, R
 from pipeline.schema.review import CardText
 
 # A failure of these means the article may state what the talk did not: never publish.
-TRUST_CHECKS = (
-    "citations",
-    "numbers_grounded",
-    "numbers_bound",
-    "sentences_supported",
-    "no_prompt_echo",
-)
+TRUST_CHECKS = ("citations", "sentences_grounded", "no_prompt_echo")
 # Drafting actions that leave text a person should read before publishing.
 UNRESOLVED = ("kept with findings",)
 MIN_PARAGRAPHS = 2  # fewer is no article
@@ -53,24 +47,14 @@ CHECK_PROBLEMS = {
         "段落缺少引用或引用了不存在的证据",
         "a paragraph cites nothing or unknown evidence",
     ),
-    "same_structure": (
-        "中英文的章节或引用不一致",
-        "the chapters or citations differ between zh and en",
-    ),
-    "numbers_grounded": (
-        "有数字不在所引证据中，或中英文数字不一致",
-        "a number is not in the cited evidence, or zh and en give different numbers",
-    ),
-    "numbers_bound": ("有数字被安到了别的对象上", "a number is given to another subject"),
-    "sentences_supported": (
-        "有句子得不到所引证据的支持",
-        "a sentence is not supported by its evidence",
+    "sentences_grounded": (
+        "有句子的数字或名称不在它的出处中",
+        "a sentence has a number or name its source lacks",
     ),
     "no_prompt_echo": ("文中复述了写作提示", "the text repeats the writing prompt"),
     "languages": ("有句子不是该篇的语言", "a sentence is in the wrong language"),
     "no_duplicate_paragraphs": ("有重复的段落", "a paragraph is repeated"),
     "no_repeated_sentences": ("有重复的句子", "a sentence is repeated"),
-    "translations_faithful": ("有译文与原文意思不符", "a translation says something else"),
     "terminology": ("有术语没有按统一译法书写", "a term is not written in the house form"),
     "titles_not_fragments": ("有标题是截断的幻灯片文字", "a heading is a cut slide line"),
     "headings_name_chapters": (
@@ -239,14 +223,14 @@ def strengths_of(draft: Draft, checks: list[Check], lang: str = "zh") -> list[st
     passed = {c.name for c in checks if c.passed}
     found = []
     count = sum(len(numbers(p.text)) for s in sections for p in s.paragraphs)
-    if count and {"numbers_grounded", "numbers_bound"} <= passed:
+    if "sentences_grounded" not in passed:
+        return []
+    if count:
         found.append(
             f"文中 {count} 处数字均可追溯到演讲原文"
             if zh
             else f"all {count} numbers trace back to the talk"
         )
-    if "sentences_supported" not in passed:
-        return found
     if mechanisms := [s.title for s in sections if s.role == "mechanism"]:
         names = ("、" if zh else ", ").join(mechanisms[:3])
         found.append(f"讲清了机制（{names}）" if zh else f"it explains the mechanism ({names})")

@@ -137,5 +137,5 @@ def test_speech_that_fails_twice_is_left_out_and_a_fallback_is_marked():
 def test_an_article_with_a_fallback_sentence_is_never_recommended():
     ledger = written_ledger()
     prompts = [load_prompt(n) for n in LedgerPrompts.NAMES]
-    checked = review(ledger.draft(), EVIDENCE, "en", ["PagedAttention"], prompts)
+    checked = review(ledger, EVIDENCE, "en", ["PagedAttention"], prompts)
     assert checked.card.verdict != "推荐收录"

@@ -1,9 +1,8 @@
 import pytest
 
-from pipeline.review import review as review_draft
+from pipeline.review import review as review_ledger
 from pipeline.review.card import CHECK_PROBLEMS
-from pipeline.schema import Draft, Revision
-from tests.review.test_review import EN, EVIDENCE, PROMPTS, ZH, review, text
+from tests.review.test_review import EN, EVIDENCE, PROMPTS, ZH, ledger, review
 
 
 def test_a_faithful_article_is_recommended_with_its_grounds_readers_and_risks():
@@ -22,13 +21,13 @@ def test_a_faithful_article_is_recommended_with_its_grounds_readers_and_risks():
     ("en", "zh", "verdict", "reason"),
     [
         # an invented number: the article says what the talk did not
-        ([EN[0].replace("2.2", "2.5"), EN[1]], ZH, "不推荐收录", "numbers_grounded"),
-        # fabricated prose, unsupported by the cited passage
+        ([EN[0].replace("2.2", "2.5"), EN[1]], ZH, "不推荐收录", "sentences_grounded"),
+        # a name its source never said
         (
-            [EN[0], EN[1] + " Startups save millions with it."],
+            [EN[0], EN[1] + " Startups save millions with vLLM."],
             ZH,
             "不推荐收录",
-            "sentences_supported",
+            "sentences_grounded",
         ),
         # the prompt echoed into the article
         (
@@ -49,15 +48,22 @@ def test_a_failing_article_is_never_recommended(en, zh, verdict, reason):
 
 
 def test_a_fragment_heading_needs_editing():
-    result, _ = review(en_title="16 tokens each, handed out")
+    result, _ = review(title="16 tokens each, handed out")
     assert result.card.reasons == [
         "未通过检查：有标题是截断的幻灯片文字（英文标题、英文第 1 章标题）"
     ]
 
 
-def test_text_kept_with_findings_needs_a_reader_before_publishing():
-    kept = Revision(where="zh §1¶2", findings=["number 16 is missing"], action="kept with findings")
-    result, _ = review(revisions=[kept])
+def a_fallback_in(lang: str, written=None):
+    """The ledger with its second fact's text in `lang` a marked fallback."""
+    written = written or ledger()
+    fact = written.sentences[-1]
+    setattr(fact, lang, fact.text(lang).model_copy(update={"fallback": True}))
+    return written
+
+
+def test_a_fallback_needs_a_reader_before_publishing():
+    result = review_ledger(a_fallback_in("zh"), EVIDENCE, "en", [], PROMPTS)
     assert result.card.verdict == "需修改" and "中文第 1 章第 2 段" in result.card.reasons[0]
 
 
@@ -67,14 +73,9 @@ def test_an_article_of_one_paragraph_is_not_recommended():
 
 
 def test_the_card_says_where_fallbacks_stand_in():
-    replaced = Revision(where="en §1¶2", findings=["x"], action="kept with findings")
-    draft = Draft(
-        en=text("en", EN, "Paging the cache"),
-        zh=text("zh", ZH, "缓存分页"),
-        revisions=[replaced],
-        fallbacks=["en §1¶2: kept with findings"],
-    )
-    result = review_draft(draft, EVIDENCE, "en", [], PROMPTS, ["sec-01: no valid claims"])
+    written = a_fallback_in("en")
+    fallbacks = ["sec-01: no valid claims"]
+    result = review_ledger(written, EVIDENCE, "en", [], PROMPTS, fallbacks)
     assert (
         "其中 2 处模型回答未通过检查，由后备文字代替（notes sec-01、英文第 1 章第 2 段）"
         in result.card.assessment
@@ -88,7 +89,7 @@ def test_the_card_says_where_fallbacks_stand_in():
 def test_a_strength_is_said_only_where_its_check_passed():
     result, _ = review(en=[EN[0].replace("2.2", "2.5"), EN[1]])
     assert result.card.reasons == [
-        "未通过可信度检查：有数字不在所引证据中，或中英文数字不一致（英文第 1 章第 1 段）"
+        "未通过可信度检查：有句子的数字或名称不在它的出处中（英文第 1 章第 1 段）"
     ]
     assert "可追溯" not in result.card.assessment
 
@@ -111,8 +112,8 @@ def test_the_english_card_says_what_the_chinese_one_says():
     failed = review(en=[EN[0].replace("2.2", "2.5"), EN[1]])[0].card
     assert failed.en.verdict == "Not recommended"
     assert failed.en.reasons == [
-        "failed a trust check: a number is not in the cited evidence, or zh and en give "
-        "different numbers (English chapter 1, paragraph 1)"
+        "failed a trust check: a sentence has a number or name its source lacks "
+        "(English chapter 1, paragraph 1)"
     ]
     assert "trace back" not in failed.en.assessment
 

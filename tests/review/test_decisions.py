@@ -15,11 +15,11 @@ from pipeline.review.decisions import (
 )
 from pipeline.schema import Draft
 from pipeline.talk import read_talk
-from tests.review.test_review import EN, ZH, text
+from tests.review.test_review import EN, ledger
 
 
 def draft(en=EN) -> Draft:
-    return Draft(en=text("en", en, "Paging"), zh=text("zh", ZH, "分页"), tags=["KV CACHE"])
+    return ledger(en).draft()
 
 
 def test_a_decision_is_bound_to_the_text_it_was_made_on(tmp_path):

@@ -15,7 +15,6 @@ from pipeline.schema import (
     EvidenceUnit,
     GlossaryEntry,
     Ledger,
-    LedgerSentence,
     Provenance,
     QuestionAnswer,
     Questions,
@@ -25,14 +24,15 @@ from pipeline.schema import (
     Talk,
     TalkMeta,
 )
-from pipeline.schema.ledger import FactSource, LedgerChapter, LedgerParagraph, Written
+from pipeline.schema.ledger import FactSource
+from tests.helpers import ledger_of
 
 VIDEO = "https://www.youtube.com/watch?v=abc"
 SAID = FactSource(
     id="t-00:01:05.0",
     unit="t-00:01:05",
     kind="speech",
-    text="So um reserving the max length wastes like 60 to 80 percent.",
+    text="So um reserving the max length wastes like 60 to 80 percent of the KV cache.",
     start=65.0,
 )
 UNITS = [
@@ -76,42 +76,6 @@ PROMPTS = [
 ]
 
 
-def made(id: str, kind: str, en: str, zh: str, units=()) -> LedgerSentence:
-    return LedgerSentence(
-        id=id, kind=kind, units=list(units), en=Written(text=en), zh=Written(text=zh)
-    )
-
-
-def ledger_of(en, zh, titles: tuple[str, str], chapters, summaries) -> Ledger:
-    """A ledger of one chapter whose paragraphs are the (text, citations) of `en` and `zh`,
-    one sentence each; titles, chapters and summaries are (en, zh)."""
-    facts = [
-        made(f"f-{n}", "fact", e, z, cites)
-        for n, ((e, cites), (z, _)) in enumerate(zip(en, zh, strict=True))
-    ]
-    facts[0].source = SAID.id
-    chapter = LedgerChapter(
-        heading="h-1",
-        role="mechanism",
-        sections=["sec-01"],
-        paragraphs=[LedgerParagraph(sentences=[f.id]) for f in facts],
-    )
-    return Ledger(
-        language="en",
-        title="title",
-        summary="summary",
-        tags=["KV CACHE", "MEMORY"],
-        chapters=[chapter],
-        sources=[SAID],
-        sentences=[
-            made("title", "title", *titles),
-            made("summary", "summary", *summaries),
-            made("h-1", "heading", *chapters),
-            *facts,
-        ],
-    )
-
-
 def image(slide: int) -> str:
     return f"slides/slide-{slide:03d}.jpg"
 
@@ -146,7 +110,9 @@ def publish(
         Image.new("RGB", (320, 180), (40, 90, 160)).save(folder / image(n))
     meta = TalkMeta(title="Paging", speaker=speaker, date=date, video_url=video, topic=topic)
     talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
-    ledger = ledger_of(en, zh, (title_en, title_zh), chapters, summaries)
+    shown = FactSource(id="s-02.0", unit="s-02", kind="slide", text=UNITS[1].text)
+    sources = [SAID, shown][: len(en)]
+    ledger = ledger_of(en, zh, (title_en, title_zh), chapters, summaries, sources, "mechanism")
     units = UNITS + [
         EvidenceUnit(id=f"s-{n:02d}", kind="slide", text=f"Slide {n}", slide=n, image=image(n))
         for n in pictures
@@ -160,7 +126,7 @@ def publish(
     for name, model in [
         ("talk.json", talk),
         ("ledger.json", ledger),
-        ("review.json", review(ledger.draft(), evidence, "en", [], PROMPTS)),
+        ("review.json", review(ledger, evidence, "en", [], PROMPTS)),
         ("evidence.json", evidence),
         ("deck.json", deck),
         ("run.json", run),
