@@ -19,7 +19,7 @@ from pathlib import Path
 from pipeline.core.checks import composed_checks
 from pipeline.core.prompts import Prompt, load_prompt
 from pipeline.ledger.arrange import PlannedChapter, arrange
-from pipeline.ledger.facts import rewrite_facts
+from pipeline.ledger.facts import as_said, fact_sentence, rewrite_facts
 from pipeline.ledger.sources import fact_sources
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
@@ -73,15 +73,18 @@ def composed(id: str, kind: SentenceKind, text: str, facts: str, lang: str) -> L
 
 
 def stated(planned: PlannedChapter, facts: dict[str, LedgerSentence], lang: str) -> list[list]:
-    """The chapter's paragraphs of fact sentences; speech whose rewrite failed twice is
-    left out (speech as said is no sentence of an article), a slide's line stays, marked."""
+    """The chapter's paragraphs of fact sentences. Speech whose rewrite failed twice is left
+    out (speech as said is no sentence of an article) and the slide lines it stated stand in
+    its place as shown, marked; a slide line whose rewrite failed stays as shown, marked."""
     paragraphs = []
     for paragraph in planned.paragraphs:
-        kept = [
-            facts[f.id]
-            for f in paragraph
-            if f.kind in ("slide", "table") or not facts[f.id].text(lang).fallback
-        ]
+        kept = []
+        for fact in paragraph:
+            if fact.kind in ("slide", "table") or not facts[fact.id].text(lang).fallback:
+                kept.append(facts[fact.id])
+            else:
+                spares = planned.spares.get(fact.id, [])
+                kept += [fact_sentence(s, lang, as_said(s, lang)) for s in spares]
         paragraphs += [kept] if kept else []
     return paragraphs
 
@@ -145,7 +148,7 @@ def write_ledger(
         summary=summary.id,
         tags=outline.tags,
         chapters=chapters,
-        sources=chosen,
+        sources=chosen + [s for plan in planned for spare in plan.spares.values() for s in spare],
         sentences=sentences,
     )
     return ledger.model_copy(update={"fallbacks": [r.where for r in ledger.revisions()]})

@@ -23,16 +23,22 @@ def line_of(source: FactSource) -> str:
     return f"({label}) {source.text}"
 
 
-def as_said(source: FactSource, lang: str, tries: list[Written]) -> Written:
-    """The source as said stands in, ended as a sentence, with its own checks (a speaker's
-    "I" still shows)."""
+def as_said(source: FactSource, lang: str, tries: list[Written] = ()) -> Written:
+    """The source as said or shown stands in, ended as a sentence, marked, with its own
+    checks (a speaker's "I" still shows) and what the model's last answer failed."""
     text = source.text.rstrip()
     text = text if text.endswith(SENTENCE_ENDS) else text + ("。" if lang == "zh" else ".")
     return Written(
         text=text,
         checks=rewrite_checks(text, source, lang),
         fallback=True,
-        rejected=tries[-1].failed(),
+        rejected=tries[-1].failed() if tries else [],
+    )
+
+
+def fact_sentence(source: FactSource, lang: str, written: Written) -> LedgerSentence:
+    return LedgerSentence(
+        id=f"f-{source.id}", kind="fact", source=source.id, units=[source.unit], **{lang: written}
     )
 
 
@@ -50,13 +56,4 @@ def rewrite_facts(
         for source in sources
     ]
     done = written(jobs, llm, prompt, {"terms": ", ".join(terms) or "(none)"})
-    return [
-        LedgerSentence(
-            id=f"f-{source.id}",
-            kind="fact",
-            source=source.id,
-            units=[source.unit],
-            **{lang: done[source.id]},
-        )
-        for source in sources
-    ]
+    return [fact_sentence(source, lang, done[source.id]) for source in sources]

@@ -32,11 +32,16 @@ def weight(source: FactSource, vocabulary: list[str]) -> int:
     return 2 * len(numbers(text)) + len(names_of(text)) + len(said) + len(terms)
 
 
-def covered(source: FactSource, by: list[FactSource]) -> bool:
-    """A source that one of `by` already says whole: its content words and numbers."""
-    return any(
-        support(source.text, other.text) >= COVERED and numbers(source.text) <= numbers(other.text)
-        for other in by
+def covering(source: FactSource, by: list[FactSource]) -> FactSource | None:
+    """The first of `by` that already says `source` whole: its content words and numbers."""
+    return next(
+        (
+            other
+            for other in by
+            if support(source.text, other.text) >= COVERED
+            and numbers(source.text) <= numbers(other.text)
+        ),
+        None,
     )
 
 
@@ -49,13 +54,13 @@ def select_facts(
     for source in sources:
         if source.kind in ("slide", "table") or weight(source, vocabulary) == 0:
             continue
-        if covered(source, shown) or duplicate_of(source.text, [s.text for s in said]) is not None:
+        if covering(source, shown) or duplicate_of(source.text, [s.text for s in said]) is not None:
             continue
         said.append(source)
-    shown = [line for line in shown if not covered(line, said)]
     if limit is not None and len(shown) + len(said) > limit:
         room = max(limit - len(shown), 0)
         ranked = {s.id for s in sorted(said, key=lambda s: -weight(s, vocabulary))[:room]}
         said = [s for s in said if s.id in ranked]
+    shown = [line for line in shown if covering(line, said) is None]
     kept = {s.id for s in shown + said}
     return [s for s in sources if s.id in kept]

@@ -139,3 +139,21 @@ def test_an_article_with_a_fallback_sentence_is_never_recommended():
     prompts = [load_prompt(n) for n in LedgerPrompts.NAMES]
     checked = review(ledger, EVIDENCE, "en", ["PagedAttention"], prompts)
     assert checked.card.verdict != "推荐收录"
+
+
+def test_a_slide_line_said_whole_gives_way_to_speech_and_stands_in_when_it_fails():
+    line = "Reserving the maximum length wastes 60 to 80 percent of GPU memory"
+    shown = EvidenceUnit(id="s-02", kind="slide", text=f"The KV cache\n{line}", slide=2)
+    said = EVIDENCE.units[1]  # "So I think reserving the max length wastes 60 to 80 …"
+    said = said.model_copy(update={"text": f"So I think {line.lower()} for every request."})
+    evidence = Evidence(units=[shown, said, *EVIDENCE.units[3:]])
+    planned = arrange(OUTLINE, NOTES, fact_sources(evidence), [])
+    ids = [f.id for f in planned[0].facts]  # one chapter: the first is too short to stand
+    assert ids[0] == "t-00:01:05.0" and "s-02.0" not in ids  # the fuller form
+    assert [s.id for s in planned[0].spares["t-00:01:05.0"]] == ["s-02.0"]
+    replies = PromptReplies(rewrite_facts_en=answering(rewrite), translate_sentences_zh=translate)
+    llm, _ = scripted_llm(replies, slots=2)
+    ledger = write_ledger(OUTLINE, NOTES, evidence, [], llm, LedgerPrompts.load())
+    # the speaker's "I" fails twice: the speech goes, the slide line stands as shown, marked
+    first = ledger.by_id()[ledger.chapters[0].paragraphs[0].sentences[0]]
+    assert first.source == "s-02.0" and first.en.text == line + "." and first.en.fallback
