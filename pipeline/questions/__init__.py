@@ -139,6 +139,29 @@ def asked(topics: list[Topic], title: str, lang: str, llm: LLM, prompt: Prompt) 
     return written(jobs, llm, prompt, {"title": title}) if jobs else {}
 
 
+def dropped_for(where: str, written: Written) -> Revision:
+    why = [f"{c.check}: {c.detail}" for c in written.rejected] or ["a repeat"]
+    return Revision(where=where, findings=why, action="dropped")
+
+
+def kept_questions(
+    topics: list[Topic], answers: dict[str, Written], lang: str, revisions: list[Revision]
+) -> list[tuple[LedgerSentence, Topic]]:
+    """Each question that passed and asks nothing asked before, with its topic."""
+    kept: list[tuple[LedgerSentence, Topic]] = []
+    for n, topic in enumerate(topics, start=1):
+        question = answers[f"q-{n}"]
+        earlier = [sentence.text(lang).text for sentence, _ in kept]
+        if question.fallback or duplicate_of(question.text, earlier) is not None:
+            revisions.append(dropped_for(f"{lang} Q{n}", question))
+            continue
+        sentence = LedgerSentence(
+            id=f"q-{n}", kind="question", units=topic.units(), **{lang: question}
+        )
+        kept.append((sentence, topic))
+    return kept
+
+
 def write_questions(
     ledger: Ledger,
     names: list[str],
@@ -147,46 +170,30 @@ def write_questions(
     ledger_prompts: LedgerPrompts,
 ) -> Questions:
     """The companion of the article the ledger composes, in both languages; `names` are the
-    talk's own terms, kept as written."""
+    talk's own terms, kept as written. An item whose question does not translate goes."""
     lang, target = ledger.language, other(ledger.language)
     topics = question_topics(answer_runs(ledger))
-    title = ledger.text(lang).title
-    answers = asked(topics, title, lang, llm, prompts.ask(lang))
-    revisions, kept = [], []
-    for n, topic in enumerate(topics, start=1):
-        question = answers[f"q-{n}"]
-        earlier = [k[0].text(lang).text for k in kept]
-        if question.fallback or duplicate_of(question.text, earlier) is not None:
-            why = [f"{c.check}: {c.detail}" for c in question.rejected] or ["a repeat"]
-            revisions.append(Revision(where=f"{lang} Q{n}", findings=why, action="dropped"))
-            continue
-        sentence = LedgerSentence(
-            id=f"q-{n}", kind="question", units=topic.units(), **{lang: question}
-        )
-        kept.append((sentence, topic))
-    translated = translate_sentences(
-        [s for s, _ in kept], lang, target, llm, ledger_prompts.translate(target), names
-    )
+    answers = asked(topics, ledger.text(lang).title, lang, llm, prompts.ask(lang))
+    revisions: list[Revision] = []
+    kept = kept_questions(topics, answers, lang, revisions)
+    prompt = ledger_prompts.translate(target)
+    translated = translate_sentences([s for s, _ in kept], lang, target, llm, prompt, names)
     items: dict[str, list[QuestionAnswer]] = {lang: [], target: []}
     for sentence, (_, topic) in zip(translated, kept, strict=True):
         if sentence.text(target).fallback:
-            why = [f"{c.check}: {c.detail}" for c in sentence.text(target).rejected]
-            revisions.append(
-                Revision(where=f"{target} {sentence.id}", findings=why, action="dropped")
-            )
+            revisions.append(dropped_for(f"{target} {sentence.id}", sentence.text(target)))
             continue
         for language in (lang, target):
-            item = QuestionAnswer(
-                question=sentence.text(language).text,
-                answer=topic.answer(language),
-                citations=topic.units(),
+            question = sentence.text(language).text
+            items[language].append(
+                QuestionAnswer(
+                    question=question, answer=topic.answer(language), citations=topic.units()
+                )
             )
-            items[language].append(item)
     count = len(items[lang])
-    short = [] if count >= FEWEST_QUESTIONS else [f"only {count} questions passed"]
     return Questions(
         en=QuestionsText(lang="en", items=items["en"]),
         zh=QuestionsText(lang="zh", items=items["zh"]),
         revisions=revisions,
-        fallbacks=short,
+        fallbacks=[] if count >= FEWEST_QUESTIONS else [f"only {count} questions passed"],
     )
