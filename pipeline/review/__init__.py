@@ -24,7 +24,16 @@ from pipeline.core.text import shorten
 from pipeline.ledger import other
 from pipeline.outline import ROLE_NAMES, normal
 from pipeline.review.card import review_card
-from pipeline.schema import Check, Draft, DraftParagraph, DraftText, Evidence, Ledger, Review
+from pipeline.schema import (
+    Check,
+    Draft,
+    DraftParagraph,
+    DraftText,
+    Evidence,
+    Finding,
+    Ledger,
+    Review,
+)
 
 
 def paragraphs(draft: DraftText) -> Iterator[tuple[str, DraftParagraph]]:
@@ -39,7 +48,7 @@ def headings(draft: DraftText) -> Iterator[tuple[str, str]]:
         yield f"{draft.lang} §{s} title", section.title
 
 
-def check(name: str, findings: list[str]) -> Check:
+def check(name: str, findings: list[Finding]) -> Check:
     return Check(name=name, passed=not findings, findings=findings)
 
 
@@ -49,16 +58,18 @@ def check_citations(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
     for draft in drafts:
         for where, par in paragraphs(draft):
             if not par.citations:
-                findings.append(f"{where}: no citation")
+                findings.append(Finding(place=where, detail="no citation"))
             findings += [
-                f"{where}: unknown evidence id {c}" for c in par.citations if c not in known
+                Finding(place=where, detail=f"unknown evidence id {c}")
+                for c in par.citations
+                if c not in known
             ]
     return check("citations", findings)
 
 
 def check_languages(drafts: tuple[DraftText, ...], terms: list[str]) -> Check:
     findings = [
-        f"{where}: not in {draft.lang}: {sentence!r}"
+        Finding(place=where, detail=f"not in {draft.lang}: {sentence!r}")
         for draft in drafts
         for where, text in [*headings(draft), *((w, p.text) for w, p in paragraphs(draft))]
         for sentence in wrong_language_sentences(text, draft.lang, terms)
@@ -73,7 +84,8 @@ def check_echoes(drafts: tuple[DraftText, ...], prompts: list[Prompt], tags: lis
         texts += [*headings(draft), (f"{draft.lang} summary", draft.summary)]
         texts += [(where, par.text) for where, par in paragraphs(draft)]
     return check(
-        "no_prompt_echo", [f"{w}: repeats the prompt" for w, t in texts if is_echo(t, lines)]
+        "no_prompt_echo",
+        [Finding(place=w, detail="repeats the prompt") for w, t in texts if is_echo(t, lines)],
     )
 
 
@@ -83,7 +95,7 @@ def check_duplicates(drafts: tuple[DraftText, ...]) -> Check:
         items = list(paragraphs(draft))
         for i, (where, par) in enumerate(items):
             if (j := duplicate_of(par.text, [p.text for _, p in items[:i]])) is not None:
-                findings.append(f"{where} repeats {items[j][0]}")
+                findings.append(Finding(place=where, detail=f"repeats {items[j][0]}"))
     return check("no_duplicate_paragraphs", findings)
 
 
@@ -93,7 +105,7 @@ def check_repeats(drafts: tuple[DraftText, ...]) -> Check:
     for draft in drafts:
         items = list(paragraphs(draft))
         findings += [
-            f"{items[i][0]}: says again {shorten(sentence, 12)!r}"
+            Finding(place=items[i][0], detail=f"says again {shorten(sentence, 12)!r}")
             for i, sentence in repeated_sentences([par.text for _, par in items])
         ]
     return check("no_repeated_sentences", findings)
@@ -108,7 +120,7 @@ def check_terminology(draft: Draft, source_language: str) -> Check:
         text = par.text if isinstance(par, DraftParagraph) else par
         source = english.get(where.replace("zh ", "en ", 1))
         findings += [
-            f"{where}: {problem}"
+            Finding(place=where, detail=problem)
             for problem in terminology.violations(text, source.text if source else None)
         ]
     return check("terminology", findings)
@@ -117,7 +129,7 @@ def check_terminology(draft: Draft, source_language: str) -> Check:
 def check_titles(drafts: tuple[DraftText, ...], evidence: Evidence) -> Check:
     lines = evidence.lines()
     findings = [
-        f"{where}: {title!r} is a fragment of a slide or sentence"
+        Finding(place=where, detail=f"{title!r} is a fragment of a slide or sentence")
         for draft in drafts
         for where, title in headings(draft)
         if is_fragment(title, lines)
@@ -137,7 +149,7 @@ def check_own_words(draft: DraftText, evidence: Evidence) -> Check:
     written = " ".join(p.text for _, p in paragraphs(draft))
     share = copied_share(written, said, draft.lang) if said and written else 0.0
     findings = (
-        [f"{draft.lang}: {share:.0%} of the text is copied word for word from the transcript"]
+        [Finding(place=draft.lang, detail=f"{share:.0%} of the text is the transcript's words")]
         if share > MAX_COPIED_SHARE
         else []
     )
@@ -153,9 +165,10 @@ def check_headings(drafts: tuple[DraftText, ...]) -> Check:
         for s, section in enumerate(draft.sections, start=1):
             where, key = f"{draft.lang} §{s} title", normal(section.title)
             if key in ROLE_NAMES:
-                findings.append(f"{where}: {section.title!r} is a role's name")
+                findings.append(Finding(place=where, detail=f"{section.title!r} is a role's name"))
             elif key in seen:
-                findings.append(f"{where}: {section.title!r} heads {seen[key]} too")
+                detail = f"{section.title!r} heads {seen[key]} too"
+                findings.append(Finding(place=where, detail=detail))
             seen.setdefault(key, f"§{s}")
     return check("headings_name_chapters", findings)
 
@@ -180,7 +193,7 @@ def check_grounded(ledger: Ledger) -> Check:
         if (second := sentence.text(other(lang))) is not None:
             pairs.append((other(lang), second.text, f"{first.text}\n{source}"))
         findings += [
-            f"{language} {where}: {sentence.id} {c.check}: {c.detail}"
+            Finding(place=f"{language} {where}", detail=f"{sentence.id} {c.check}: {c.detail}")
             for language, text, origin in pairs
             for c in grounded_checks(text, origin)
             if not c.passed

@@ -96,7 +96,7 @@ def listed(items: list[str], lang: str) -> str:
 
 def problem_of(check: Check, lang: str = "zh") -> str:
     """The failure and where it is: 有数字不在所引证据中…（英文第 3 章第 4 段）."""
-    places = list(dict.fromkeys(place_of(f.split(": ", 1)[0], lang) for f in check.findings))
+    places = list(dict.fromkeys(place_of(f.place, lang) for f in check.findings))
     zh, en = CHECK_PROBLEMS.get(check.name, (check.name, check.name))
     if lang == "zh":
         return f"{zh}（{listed(places, lang)}）" if places else zh

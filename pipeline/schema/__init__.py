@@ -18,7 +18,15 @@ from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
 from pipeline.schema.ledger import FactSource, Ledger, LedgerSentence, SentenceCheck, Written
 from pipeline.schema.notes import Claim, DroppedClaim, Notes, Section
 from pipeline.schema.questions import QuestionAnswer, Questions, QuestionsText
-from pipeline.schema.review import Check, Decision, Decisions, Review, ReviewCard, Verdict
+from pipeline.schema.review import (
+    Check,
+    Decision,
+    Decisions,
+    Finding,
+    Review,
+    ReviewCard,
+    Verdict,
+)
 from pipeline.schema.run import ARTICLES_MADE, RunRecord, StageRecord
 from pipeline.schema.talk import Talk, TalkMeta
 from pipeline.schema.timeline import Timeline, TimelineSpan
@@ -31,6 +39,7 @@ __all__ = [
     "Bullet",
     "Chapter",
     "Check",
+    "Finding",
     "Claim",
     "Contract",
     "Correction",

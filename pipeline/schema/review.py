@@ -9,10 +9,20 @@ from pipeline.schema.article import Revision
 from pipeline.schema.base import Contract, StageOutput
 
 
+class Finding(Contract):
+    """One problem a check found, and where."""
+
+    place: str = Field(description="e.g. 'en §2¶1', 'zh §3 title', 'zh title', 'tags', 'en'")
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.detail}"
+
+
 class Check(Contract):
     name: str
     passed: bool
-    findings: list[str] = Field(default_factory=list, description="one line per problem")
+    findings: list[Finding] = Field(default_factory=list)
 
 
 Verdict = Literal["推荐收录", "需修改", "不推荐收录"]

@@ -201,7 +201,7 @@ def finding_links(talk: PublishedTalk, lang: str, page: str) -> str | None:
     """Where the failed checks and the texts kept with findings are, each a link to its
     paragraph on the proofreading page."""
     review = talk.review
-    places = [f.split(": ", 1)[0] for c in review.checks if not c.passed for f in c.findings]
+    places = [f.place for c in review.checks if not c.passed for f in c.findings]
     places += [r.where for r in review.revisions if r.action in UNRESOLVED]
     proof = relative(page_path("proof", talk.slug, "zh"), page)
     links = [

@@ -72,7 +72,7 @@ def test_a_faithful_pair_passes_every_check():
         ),
         ([EN[0], EN[1] + " 每块 16 个 token。"], ZH, None, "languages", "en §1¶2"),
         (EN, [ZH[0], "The cache is handed out on demand in blocks."], None, "languages", "zh §1¶2"),
-        ([EN[0], EN[0]], ZH, None, "no_duplicate_paragraphs", "en §1¶2 repeats en §1¶1"),
+        ([EN[0], EN[0]], ZH, None, "no_duplicate_paragraphs", "en §1¶2: repeats en §1¶1"),
         (
             [EN[0], EN[1] + " " + EN[0].replace("In the", "As measured in the")],
             ZH,
@@ -97,12 +97,12 @@ def test_a_seeded_fault_fails_its_check(en, zh, title, check, finding):
     result, checks = review(en, zh, title or "Paging the cache")
     assert result.verdict == "fail"
     assert not checks[check].passed
-    assert any(finding in f for f in checks[check].findings), checks[check].findings
+    assert any(finding in str(f) for f in checks[check].findings), checks[check].findings
 
 
 def test_two_chapters_under_one_heading_fail():
     checks = review(title="Paging", chapters=2)[1]
-    assert checks["headings_name_chapters"].findings == [
+    assert [str(f) for f in checks["headings_name_chapters"].findings] == [
         "zh §2 title: '缓存分页' heads §1 too",
         "en §2 title: 'Paging' heads §1 too",
     ]
@@ -112,7 +112,7 @@ def test_unknown_and_missing_citations_are_found():
     written = ledger()
     written.sentences[-1].units = ["x-99"]
     checks = {c.name: c for c in review_ledger(written, EVIDENCE, "en", [], PROMPTS).checks}
-    assert "en §1¶2: unknown evidence id x-99" in checks["citations"].findings
+    assert "en §1¶2: unknown evidence id x-99" in map(str, checks["citations"].findings)
 
 
 def test_a_garbled_sentence_seeded_into_the_ledger_is_never_recommended():
@@ -129,5 +129,5 @@ def test_word_by_word_chinese_terms_fail_terminology():
     zh = [ZH[0], "缓存按需分配，每块 16 个令牌。"]
     result, checks = review(EN, zh)
     assert not checks["terminology"].passed
-    assert any("zh §1¶2" in f and "令牌" in f for f in checks["terminology"].findings)
+    assert any(f.place == "zh §1¶2" and "令牌" in f.detail for f in checks["terminology"].findings)
     assert result.card.verdict == "需修改"  # a wording fault, not a trust fault
