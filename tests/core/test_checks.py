@@ -1,0 +1,18 @@
+"""The general sentence checks (pipeline.core.checks)."""
+
+from pipeline.core.checks import grounded_checks, names_of
+
+
+def test_a_unit_is_no_name():
+    text = "A 13B model needs 800 KB per token on A100 with vLLM, in 5 ms."
+    assert names_of(text) == ["A100", "vLLM"]
+
+
+def test_grounded_checks_find_only_what_a_sentence_adds():
+    source = "For a 13B model that is about 800 kilobytes per token."
+    assert all(c.passed for c in grounded_checks("13B 模型每个 token 约需 800 KB。", source))
+    added = grounded_checks("With SGLang, a 13B model needs 900 KB per token.", source)
+    assert [(c.check, c.detail) for c in added] == [
+        ("numbers", "not in its source: 900"),
+        ("names", "not in its source: SGLang"),
+    ]
