@@ -37,7 +37,10 @@ from pipeline.schema.ledger import CheckName, FactSource, SentenceCheck
 LENGTH_RATIO = (0.5, 2.0)
 MIN_LENGTH_TOKENS = 4  # shorter sources (a slide's label) vary too much to judge by length
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", '."', "。”", ".)", "。）")
-UNIT_MARK = re.compile(UNIT)  # "16 GB", "5 ms": a unit, whatever its capitals
+# A quantity ("13B", "52.3k", "2.2x") or a unit is the numbers check's, not a name.
+MEASURE = re.compile(rf"\d+(?:\.\d+)?[KMBTkx]?|{UNIT}")
+# A word in Latin letters with the digits it starts with: "3FS" and "5G" are one name.
+NAME_WORD = re.compile(rf"(?<![\w.])\d*(?:{WORD.pattern})")
 # The speaker speaking: the article speaks of the talk, never as its speaker.
 FIRST_PERSON = {
     "en": re.compile(r"\b(?:I|I'm|I've|I'll|me|my|we|we're|we've|we'll|us|our|ours)\b", re.I),
@@ -48,9 +51,8 @@ FIRST_PERSON = {
 def names_of(text: str) -> list[str]:
     """The names a text writes in Latin letters (products, models, hardware, identifiers);
     a unit ("KB", "ms", "TFLOPS") is no name."""
-    return list(
-        dict.fromkeys(w for w in WORD.findall(text) if is_name(w) and not UNIT_MARK.fullmatch(w))
-    )
+    words = (m.group() for m in NAME_WORD.finditer(text))
+    return list(dict.fromkeys(w for w in words if is_name(w) and not MEASURE.fullmatch(w)))
 
 
 def differences(check: CheckName, lost: list[str], added: list[str]) -> SentenceCheck:

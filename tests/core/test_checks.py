@@ -16,3 +16,8 @@ def test_grounded_checks_find_only_what_a_sentence_adds():
         ("numbers", "not in its source: 900"),
         ("names", "not in its source: SGLang"),
     ]
+
+
+def test_a_name_keeps_the_digits_it_starts_with():
+    text = "Pluggable backends: Mooncake, 3FS, 5G and B200 at 52.3k and 2.2x"
+    assert names_of(text) == ["3FS", "5G", "B200"]
