@@ -30,16 +30,11 @@ def checked(answer: str, source: str, lang: str, names: list[str]) -> list:
     return translation_checks(in_house_terms(answer, lang, names), source, lang, names)
 
 
-def best_try(tries: list[Written], source: str, lang: str, names: list[str]) -> Written:
-    """Of two failed answers, the one with fewer failed checks (the first on a tie); when
-    even that one changed a number or a name, the sentence stands untranslated: a fallback
-    never says what its source does not."""
+def best_try(tries: list[Written], lang: str, names: list[str]) -> Written:
+    """Of two failed answers, the one with fewer failed checks (the first on a tie)."""
     best = min(tries, key=lambda t: (not t.text, len(t.failed())))
-    rejected = best.failed()
-    if any(c.check in ("numbers", "names") for c in rejected):
-        return Written(text=source, fallback=True, rejected=rejected)
     update = {"text": in_house_terms(best.text, lang, names), "fallback": True}
-    return best.model_copy(update=update | {"rejected": rejected})
+    return best.model_copy(update=update | {"rejected": best.failed()})
 
 
 def translate_sentences(
@@ -60,7 +55,7 @@ def translate_sentences(
                 id=sentence.id,
                 line=source,
                 check=partial(checked, source=source, lang=target_lang, names=names),
-                fallback=partial(best_try, source=source, lang=target_lang, names=names),
+                fallback=partial(best_try, lang=target_lang, names=names),
             )
         )
     whole = " ".join(job.line for job in jobs)

