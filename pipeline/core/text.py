@@ -116,6 +116,11 @@ def writing_language(language: str) -> str:
     return "zh" if language in CHINESE_LANGUAGES else "en"
 
 
+def other_language(lang: str) -> str:
+    """The article's other language: English for Chinese, Chinese for English."""
+    return "en" if lang == "zh" else "zh"
+
+
 def has_cjk(text: str) -> bool:
     return bool(CJK.search(text))
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pipeline.core.checks import composed_checks
 from pipeline.core.prompts import Prompt, load_prompt
+from pipeline.core.text import other_language
 from pipeline.ledger.arrange import PlannedChapter, arrange
 from pipeline.ledger.facts import as_said, fact_sentence, rewrite_facts
 from pipeline.ledger.sources import fact_sources
@@ -60,10 +61,6 @@ class LedgerPrompts:
 
     def translate(self, lang: str) -> Prompt:
         return self.translate_sentences_zh if lang == "zh" else self.translate_sentences_en
-
-
-def other(lang: str) -> str:
-    return "en" if lang == "zh" else "zh"
 
 
 def composed(id: str, kind: SentenceKind, text: str, facts: str, lang: str) -> LedgerSentence:
@@ -137,9 +134,9 @@ def write_ledger(
     sentences = translate_sentences(
         [title, summary, *sentences],
         lang,
-        other(lang),
+        other_language(lang),
         llm,
-        prompts.translate(other(lang)),
+        prompts.translate(other_language(lang)),
         vocabulary,
     )
     ledger = Ledger(

@@ -18,12 +18,13 @@ from pathlib import Path
 from pipeline.core.checks import composed_checks
 from pipeline.core.grounding import duplicate_of, split_sentences, support
 from pipeline.core.prompts import Prompt, load_prompt
-from pipeline.ledger import LedgerPrompts, other
+from pipeline.core.text import other_language
+from pipeline.ledger import LedgerPrompts
 from pipeline.ledger.rounds import Job, written
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
 from pipeline.schema import QuestionAnswer, Questions, QuestionsText, Revision
-from pipeline.schema.ledger import Ledger, LedgerSentence, SentenceCheck, Written
+from pipeline.schema.ledger import Ledger, LedgerSentence, SentenceCheck, Written, joined
 
 MOST_QUESTIONS = 6
 FEWEST_QUESTIONS = 4  # fewer is not a companion worth its page: a visible fallback
@@ -66,8 +67,7 @@ class Topic:
     sentences: list[LedgerSentence]
 
     def answer(self, lang: str) -> str:
-        joiner = "" if lang == "zh" else " "
-        return joiner.join(s.text(lang).text for s in self.sentences)
+        return joined([s.text(lang).text for s in self.sentences], lang)
 
     def context(self, lang: str) -> str:
         """The answer under its chapter's heading: what a question may speak of."""
@@ -171,7 +171,7 @@ def write_questions(
 ) -> Questions:
     """The companion of the article the ledger composes, in both languages; `names` are the
     talk's own terms, kept as written. An item whose question does not translate goes."""
-    lang, target = ledger.language, other(ledger.language)
+    lang, target = ledger.language, other_language(ledger.language)
     topics = question_topics(answer_runs(ledger))
     answers = asked(topics, ledger.text(lang).title, lang, llm, prompts.ask(lang))
     revisions: list[Revision] = []

@@ -20,8 +20,7 @@ from pipeline.core.grounding import (
     wrong_language_sentences,
 )
 from pipeline.core.prompts import Prompt
-from pipeline.core.text import shorten
-from pipeline.ledger import other
+from pipeline.core.text import other_language, shorten
 from pipeline.outline import ROLE_NAMES, normal
 from pipeline.review.card import review_card
 from pipeline.schema import (
@@ -190,8 +189,8 @@ def check_grounded(ledger: Ledger) -> Check:
         first, where = sentence.text(lang), places[sentence.id]
         source = made_from.get(sentence.id, facts)
         pairs = [(lang, first.text, source)]
-        if (second := sentence.text(other(lang))) is not None:
-            pairs.append((other(lang), second.text, f"{first.text}\n{source}"))
+        if (second := sentence.text(other_language(lang))) is not None:
+            pairs.append((other_language(lang), second.text, f"{first.text}\n{source}"))
         findings += [
             Finding(place=f"{language} {where}", detail=f"{sentence.id} {c.check}: {c.detail}")
             for language, text, origin in pairs

@@ -21,6 +21,11 @@ SentenceKind = Literal["fact", "lead", "heading", "title", "summary", "question"
 CheckName = Literal["numbers", "names", "meaning", "language", "voice", "length", "sentence"]
 
 
+def joined(sentences: list[str], lang: str) -> str:
+    """Sentences run on as a paragraph: side by side in Chinese, a space apart otherwise."""
+    return ("" if lang == "zh" else " ").join(sentences)
+
+
 class FactSource(Contract):
     """One thing the talk states: a slide line, a table row, or one sentence said."""
 
@@ -101,7 +106,6 @@ class Ledger(StageOutput):
     def text(self, lang: Lang) -> DraftText:
         """The article in `lang`, composed: a paragraph is its sentences joined."""
         sentences = self.by_id()
-        joiner = "" if lang == "zh" else " "
 
         def said(sentence_id: str) -> str:
             written = sentences[sentence_id].text(lang)
@@ -109,7 +113,7 @@ class Ledger(StageOutput):
 
         def paragraph(ids: list[str]) -> DraftParagraph:
             units = [u for i in ids for u in sentences[i].units]
-            text = joiner.join(said(i) for i in ids)
+            text = joined([said(i) for i in ids], lang)
             return DraftParagraph(text=text, citations=list(dict.fromkeys(units)))
 
         chapters = [

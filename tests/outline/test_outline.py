@@ -198,8 +198,8 @@ def test_a_heading_of_an_earlier_chapter_does_not_head_a_later_one():
 
 
 def test_a_title_gets_a_subtitle_naming_what_its_mechanism_chapters_explain():
-    from pipeline.outline import subtitle_terms
-    from pipeline.outline import with_subtitle as subtitled
+    from pipeline.outline.subtitle import subtitle_terms
+    from pipeline.outline.subtitle import with_subtitle as subtitled
     from pipeline.schema import Chapter, GlossaryEntry
 
     def with_subtitle(title, chapters, notes, evidence, meta):
@@ -383,7 +383,7 @@ def test_a_heading_or_summary_that_repeats_the_articles_title_is_replaced():
 
 
 def test_a_summary_that_cannot_stand_names_what_the_article_takes_apart():
-    from pipeline.outline import composed_summary
+    from pipeline.outline.subtitle import composed_summary
 
     assert composed_summary(["PagedAttention", "prefix caching"], "en") == (
         "The article takes apart PagedAttention and prefix caching."
