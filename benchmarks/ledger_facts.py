@@ -9,7 +9,7 @@ against its neighbour's (the small model's known fault is an answer shifted by o
 
 The talk stages up to the evidence run as in a talk run (into outputs/.benchmarks/ledger/,
 the talk folders assembled in a temporary folder);
-the first --max-sources selected sources (pipeline.ledger.select) in talk order are
+the first --max-sources selected sources (pipeline.notes.select) in talk order are
 rewritten and translated. Prints a line per case and
 run, and last one JSON object.
 """
@@ -37,10 +37,10 @@ from pipeline.core.text import writing_language  # noqa: E402
 from pipeline.deck.vocabulary import collect_terms  # noqa: E402
 from pipeline.ledger import rounds  # noqa: E402
 from pipeline.ledger.facts import rewrite_facts  # noqa: E402
-from pipeline.ledger.select import select_facts  # noqa: E402
-from pipeline.ledger.sources import fact_sources  # noqa: E402
 from pipeline.ledger.translate import translate_sentences  # noqa: E402
 from pipeline.llm.session import LLMSession  # noqa: E402
+from pipeline.notes.select import select_facts  # noqa: E402
+from pipeline.notes.sources import fact_sources  # noqa: E402
 from pipeline.runner import TalkRun  # noqa: E402
 
 OUT = ROOT / "outputs" / ".benchmarks" / "ledger"

@@ -51,7 +51,7 @@ from pipeline.schema import (
     Transcript,
 )
 
-PROMPTS = ("notes", "outline", *LedgerPrompts.NAMES, *QuestionPrompts.NAMES)
+PROMPTS = ("outline", "outline_heading", *LedgerPrompts.NAMES, *QuestionPrompts.NAMES)
 LOW_CONFIDENCE = -1.0  # avg_logprob below this: Whisper was unsure of the segment
 PART_N = re.compile(r"Part \d+|第\s*\d+\s*部分")
 NORMALISE = jiwer.Compose(
@@ -287,7 +287,7 @@ def sentence_count(chapter: DraftSection) -> int:
     return sum(len(split_sentences(p.text)) for p in chapter.paragraphs)
 
 
-LLM_STAGES = ("notes", "outline", "ledger")
+LLM_STAGES = ("outline", "ledger")
 
 
 def qa_metrics(questions: Questions | None, evidence: Evidence, language: str) -> dict:

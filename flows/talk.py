@@ -60,10 +60,10 @@ def run_stages(
         transcript = tasks.transcript(run, talk, vocabulary, settings)
         timeline = tasks.timeline(run, talk, transcript, deck, settings)
         evidence = tasks.evidence(run, transcript, deck, timeline, vocabulary, settings)
-        notes = tasks.notes(run, evidence, vocabulary, settings, llm)
+        notes = tasks.notes(run, evidence, vocabulary, settings)
         outline = tasks.outline(run, notes, evidence, talk.meta, settings, llm)
         ledger = tasks.ledger(run, outline, notes, evidence, vocabulary, settings, llm)
-        review = tasks.review(run, ledger, notes, evidence, vocabulary, settings)
+        review = tasks.review(run, ledger, evidence, vocabulary, settings)
         tasks.questions(run, ledger, vocabulary, settings, llm)
         articles = tasks.article(run, ledger, evidence, talk, review)
     except StageFailed:

@@ -147,22 +147,12 @@ def evidence(
     return run_stage(run, stages.EVIDENCE, make, key)
 
 
-def notes(
-    run: TalkRun, evidence: Evidence, vocabulary: list[str], settings: Settings, llm: LLMSession
-) -> Notes:
-    prompt = load_prompt("notes", settings.prompts_dir)
+def notes(run: TalkRun, evidence: Evidence, vocabulary: list[str], settings: Settings) -> Notes:
     opts = settings.notes
-    key = {
-        "evidence": evidence,
-        "vocabulary": vocabulary,
-        "options": dict(opts),
-        "prompts": [prompt],
-        **llm_key(settings, llm),
-    }
+    key = {"evidence": evidence, "vocabulary": vocabulary, "options": dict(opts)}
 
     def make() -> Notes:
-        with count_progress("taking notes per section") as progress:
-            return build_notes(evidence, vocabulary, llm_for(llm, run), prompt, opts, progress)
+        return build_notes(evidence, vocabulary, opts)
 
     return run_stage(run, stages.NOTES, make, key)
 
@@ -216,13 +206,12 @@ def ledger(
 def review(
     run: TalkRun,
     ledger: Ledger,
-    notes: Notes,
     evidence: Evidence,
     vocabulary: list[str],
     settings: Settings,
 ) -> Review:
     """The checks, the verdict and the card, in code."""
-    names = ("notes", *OUTLINE_PROMPTS, *LedgerPrompts.NAMES, *QuestionPrompts.NAMES)
+    names = (*OUTLINE_PROMPTS, *LedgerPrompts.NAMES, *QuestionPrompts.NAMES)
     prompts = [load_prompt(name, settings.prompts_dir) for name in names]
     language = writing_language(evidence.language)
     key = {
@@ -231,11 +220,10 @@ def review(
         "language": language,
         "vocabulary": vocabulary,
         "prompts": prompts,
-        "fallbacks": notes.fallbacks,
     }
 
     def make() -> Review:
-        return review_ledger(ledger, evidence, language, vocabulary, prompts, notes.fallbacks)
+        return review_ledger(ledger, evidence, language, vocabulary, prompts)
 
     return run_stage(run, stages.REVIEW, make, key)
 

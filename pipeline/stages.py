@@ -72,17 +72,18 @@ EVIDENCE = Stage[Evidence](
     output="evidence.json",
 )
 
-# The talk's own sections (found in code), and each one's claims (one LLM call per section,
-# checked in code against the units they cite).
+# The talk's own sections and what each states (its slide lines and the speech that names
+# or measures something), decided in code. Cheap: no LLM.
 NOTES = Stage[Notes](
     "notes",
     code="pipeline.notes",
-    keyed_by=("evidence", "vocabulary", "options", "model", "prompts", "sampling"),
+    keyed_by=("evidence", "vocabulary", "options"),
     contract=Notes,
     output="notes.json",
 )
 
-# Title, card summary, tags and chapters as runs of sections, planned by the LLM.
+# Title, card summary, tags and chapters as runs of sections, planned by the LLM over
+# what the sections state.
 OUTLINE = Stage[Outline](
     "outline",
     code="pipeline.outline",
@@ -112,7 +113,6 @@ REVIEW = Stage[Review](
         "language",
         "vocabulary",
         "prompts",
-        "fallbacks",
     ),
     contract=Review,
     output="review.json",

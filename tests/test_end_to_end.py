@@ -102,9 +102,9 @@ def test_every_citation_resolves_to_a_time_or_a_slide(batch):
     assert sum(w.verified for w in written) > len(written) / 2, ledger.fallbacks
     assert (folder / "transcript.srt").read_text().startswith("1\n")
     calls = [json.loads(line) for line in (folder / "llm_calls.jsonl").read_text().splitlines()]
-    # a heading that is a sentence is named again from its chapter's notes
+    # a heading that is a sentence is named again from what its chapter states
     asked = {c["prompt_id"] for c in calls}
-    article_prompts = {"notes", "outline", "rewrite_facts_en", "translate_sentences_zh"}
+    article_prompts = {"outline", "rewrite_facts_en", "translate_sentences_zh"}
     article_prompts |= {"ask_question_en"}
     assert article_prompts <= asked <= article_prompts | {"outline_heading"}
 

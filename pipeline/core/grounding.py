@@ -81,7 +81,6 @@ BINDING_MARGIN = 0.25
 ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")  # LLMs, GPUs, APIs
 PLURAL_MIN_CHARS = 4  # "Logits" / "logit"; shorter words change meaning with an s
 NUMBERED_WORD = re.compile(r"[A-Za-z]*\d[\w.]*")
-NEGATION = re.compile(r"^(?:un|non-?)(?=[a-z]{4,})")
 # A sentence over DUMP_MIN_WORDS words (DUMP_MIN_CJK Chinese characters) with this share
 # copied from one slide is the slide's text dumped into prose.
 DUMP_SHARE = 0.8
@@ -114,26 +113,6 @@ def cited_text(ids: list[str], units: dict[str, EvidenceUnit]) -> str:
 
 def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in SENTENCE_END.split(text.strip()) if s.strip()]
-
-
-def sentences_by_line(text: str) -> list[str]:
-    """The sentences of `text`, each line apart: a slide's bullet or table row is a
-    sentence of its own, full stop or none."""
-    return [s for line in text.splitlines() for s in split_sentences(line)]
-
-
-# The notes a model is given are no part of the talk: "according to the notes", "Yineng
-# Zhang is the author of the note", 笔记中提到.
-NOTES_MENTIONED = re.compile(
-    r"\b(?:in|from|by|of|according to) (?:the|these|those|this) notes?\b"
-    r"|\b(?:the|this) notes? (?:says?|states?|mentions?|discuss(?:es)?|describes?)\b"
-    r"|(?:笔记|注释)(?:中|里|提到|所述)|(?:本|该|这篇|这份)笔记",
-    re.IGNORECASE,
-)
-
-
-def speaks_of_notes(text: str) -> bool:
-    return bool(NOTES_MENTIONED.search(text))
 
 
 def latin_tokens(text: str) -> list[str]:
@@ -473,21 +452,6 @@ def misbound_numbers(sentence: str, source: str) -> list[str]:
             if best_own < MIN_SUPPORT <= best_other and best_other - best_own >= BINDING_MARGIN:
                 found.append(number)
     return list(dict.fromkeys(found))
-
-
-def flipped_words(sentence: str, source: str) -> list[str]:
-    """Words whose negation the source says instead ("optimized" where the talk says
-    "unoptimized", or the reverse)."""
-    said = {w.lower() for w in WORD.findall(source)}
-    flips = []
-    for word in {w.lower() for w in WORD.findall(sentence)}:
-        if word in said:
-            continue
-        base = NEGATION.sub("", word)
-        negated = {f"un{word}", f"non{word}", f"non-{word}"}
-        if (base != word and base in said) or negated & said:
-            flips.append(word)
-    return sorted(flips)
 
 
 def is_dump(sentence: str, slide: str, lang: str) -> bool:

@@ -21,9 +21,9 @@ from pipeline.core.prompts import Prompt, load_prompt
 from pipeline.core.text import other_language
 from pipeline.ledger.arrange import PlannedChapter, arrange
 from pipeline.ledger.facts import as_said, fact_sentence, rewrite_facts
-from pipeline.ledger.sources import fact_sources
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
+from pipeline.notes.sources import fact_sources
 from pipeline.schema import Evidence, Notes, Outline
 from pipeline.schema.ledger import (
     Ledger,

@@ -1,12 +1,12 @@
 """What each chapter states and in which order, decided in code: a chapter's fact sources
-are those of its sections' evidence units, selected (pipeline.ledger.select) and kept in
+are those of its sections' evidence units, selected (pipeline.notes.select) and kept in
 the order the talk says them; consecutive facts of one slide (or one stretch of speech)
 make a paragraph.
 """
 
 from dataclasses import dataclass, field
 
-from pipeline.ledger.select import covering, select_facts
+from pipeline.notes.select import covering, select_facts
 from pipeline.schema import Notes, Outline
 from pipeline.schema.article import Chapter
 from pipeline.schema.ledger import FactSource

@@ -5,7 +5,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class NotesOptions(BaseSettings):
-    """How the talk is cut into sections before any LLM call."""
+    """How the talk is cut into sections (in code)."""
 
     model_config = SettingsConfigDict(
         env_prefix="TALK2ARTICLE_NOTES_", env_file=".env", extra="ignore"
@@ -23,4 +23,3 @@ class NotesOptions(BaseSettings):
         description="A shorter slide group joins its neighbour; a signpost starts "
         "a new section only after this much.",
     )
-    max_claims: int = Field(6, ge=1, description="Claims asked for per section.")

@@ -72,8 +72,8 @@ def sections_listing(notes: Notes) -> str:
     lines = []
     for section in notes.sections:
         title = f"({section.title}) " if section.title else ""
-        claims = " | ".join(c.statement for c in section.claims) or "(no notes)"
-        lines.append(f"[{section.id}] {clip(title + claims, budget)}")
+        facts = " | ".join(f.text for f in section.facts) or "(no facts)"
+        lines.append(f"[{section.id}] {clip(title + facts, budget)}")
     return "\n".join(lines)
 
 
@@ -219,7 +219,7 @@ def unsaid_names(heading: str, sections: list[Section]) -> list[str]:
     word of technical spelling (vLLM, FP8) in an English one."""
     chinese = has_cjk(heading)
     said = " ".join(
-        [*(c.statement for s in sections for c in s.claims), *(s.title or "" for s in sections)]
+        [*(f.text for s in sections for f in s.facts), *(s.title or "" for s in sections)]
     )
     said = said.lower()
     if not said.strip():
@@ -270,7 +270,7 @@ def chapter_title(
             return chosen
     if free(heading := named(sections)):
         return heading
-    terms = distinct_terms(t for s in sections for c in s.claims for t in c.terms)
+    terms = distinct_terms(t for s in sections for t in s.terms)
     joint = "与" if check.language == "zh" else " and "
     for named in (joint.join(terms[:2]), *terms[:1]):
         if free(named) and not check.problems(named):
@@ -345,17 +345,17 @@ def plan_chapters(
     chapters: list[Chapter] = []
     for run in spans(starts, len(notes.sections)):
         sections = [notes.sections[i] for i in run]
-        claims = [c for s in sections for c in s.claims]
+        facts = [f for s in sections for f in s.facts]
         proposed = by_start[run.start]
         role = None if proposed.role == "none" else proposed.role
-        if role == "results" and not any(numbers(c.statement) for c in claims):
+        if role == "results" and not any(numbers(f.text) for f in facts):
             role = None  # a "results" chapter without a single measured number
         # The chapter before may share the heading (the two then become one), no other.
         taken = frozenset(normal(c.title) for c in chapters[:-1])
         title = chapter_title(proposed.title, sections, role, check, named, taken)
         # Nothing to say, no heading of its own, or the heading of the chapter before:
         # its sections join that chapter.
-        if chapters and (not claims or title is None or title == chapters[-1].title):
+        if chapters and (not facts or title is None or title == chapters[-1].title):
             chapters[-1].sections.extend(s.id for s in sections)
             continue
         # Only the first chapter has none to join: it takes its role's name.
@@ -391,7 +391,7 @@ def heading_namer(
     language = check.language
 
     def named(sections: list[Section]) -> str | None:
-        said = "\n".join(c.statement for s in sections for c in s.claims)
+        said = "\n".join(f.text for s in sections for f in s.facts)
         if not said:
             return None
         revise = ""
@@ -442,14 +442,14 @@ def build_outline(
     )
     reply = llm.complete(rendered, reply_model(ids), MAX_TOKENS)
     check = TitleCheck(evidence, prompt, language)
-    first_claim = next((c.statement for s in notes.sections for c in s.claims), "")
+    first_fact = next((f.text for s in notes.sections for f in s.facts), "")
     warnings = []
     if meta.title and in_language(meta.title, language):
         title = meta.title
     elif not check.problems(reply.title):
         title = reply.title.strip()
     else:
-        title = meta.title or notes.sections[0].title or first_claim
+        title = meta.title or notes.sections[0].title or first_fact
         warnings.append(f"outline: proposed title {reply.title!r} rejected")
     proposed = [t.strip().upper() for t in reply.tags if t.strip().isascii()]
     tags = meta.tags or grounded_tags(proposed, evidence)[:3]
@@ -466,7 +466,7 @@ def build_outline(
         or normal(summary) in normal(title)  # the title said again is no summary
     ):
         warnings.append(f"outline: proposed summary {summary!r} rejected")
-        summary = composed_summary(explained, language) or first_claim
+        summary = composed_summary(explained, language) or first_fact
     return Outline(
         language=language,
         title=with_subtitle(title, explained),

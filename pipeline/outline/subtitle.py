@@ -8,7 +8,7 @@ from pipeline.evidence import term_pattern
 from pipeline.schema import Chapter, Evidence, Notes, TalkMeta
 
 SUBTITLE_TERMS = 3
-SUBTITLE_MIN_MENTIONS = 2  # a term the claims only name in passing is no subtitle
+SUBTITLE_MIN_MENTIONS = 2  # a term the facts only name in passing is no subtitle
 TITLE_SEPARATORS = re.compile(r"[:：]")
 # A slide's numbering glued to a word ("Technique2", "Prompt1"): a label, not a name.
 NUMBERED_WORD = re.compile(r"[A-Z]?[a-z]+\d+")
@@ -19,18 +19,18 @@ def explained_terms(
 ) -> tuple[list[list[str]], list[str]]:
     """The talk's terms its mechanism chapters (every chapter when none is one) are about:
     per chapter, those its heading and slide titles name, in their order; and those the
-    chapters' claims mention most."""
+    chapters' facts mention most."""
     mechanism = [c for c in chapters if c.role == "mechanism"] or chapters
     by_id = {s.id: s for s in notes.sections}
     terms = [g.term for g in evidence.glossary]
-    headed, claims = [], []
+    headed, facts = [], []
     for chapter in mechanism:
         sections = [by_id[i] for i in chapter.sections if i in by_id]
         heading = "\n".join([chapter.title] + [s.title or "" for s in sections])
         found = {t: m.start() for t in terms if (m := term_pattern(t, plural=True).search(heading))}
         headed.append(sorted(found, key=found.get))
-        claims += [c.statement for s in sections for c in s.claims]
-    said = "\n".join(claims)
+        facts += [f.text for s in sections for f in s.facts]
+    said = "\n".join(facts)
     counts = {t: len(term_pattern(t, plural=True).findall(said)) for t in terms}
     mentioned = [t for t in terms if counts[t] >= SUBTITLE_MIN_MENTIONS]
     return headed, sorted(mentioned, key=lambda t: -counts[t])

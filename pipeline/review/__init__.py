@@ -206,11 +206,9 @@ def review(
     source_language: str,
     terms: list[str],
     prompts: list[Prompt],
-    notes_fallbacks: list[str] = (),
 ) -> Review:
     """The checks, the verdict by written rules, and the card, built in code from the
-    article the ledger composes; `notes_fallbacks` are the notes stage's, for the card to
-    say where fallbacks stand in."""
+    article the ledger composes."""
     draft = ledger.draft()
     drafts = draft.texts()  # (zh, en)
     source = draft.text(source_language)
@@ -227,6 +225,5 @@ def review(
         check_own_words(source, evidence),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
-    fallbacks = [f"notes {f}" for f in notes_fallbacks] + draft.fallbacks
-    card = review_card(draft, checks, fallbacks)
+    card = review_card(draft, checks, draft.fallbacks)
     return Review(checks=checks, verdict=verdict, revisions=draft.revisions, card=card)

@@ -15,8 +15,8 @@ from pipeline.schema.article import (
 from pipeline.schema.base import Contract, Provenance, StageError, StageOutput
 from pipeline.schema.deck import Bullet, Deck, Slide
 from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
-from pipeline.schema.ledger import FactSource, Ledger, LedgerSentence, SentenceCheck, Written
-from pipeline.schema.notes import Claim, DroppedClaim, Notes, Section
+from pipeline.schema.ledger import Ledger, LedgerSentence, SentenceCheck, Written
+from pipeline.schema.notes import FactSource, Notes, Section
 from pipeline.schema.questions import QuestionAnswer, Questions, QuestionsText
 from pipeline.schema.review import (
     Check,
@@ -40,7 +40,6 @@ __all__ = [
     "Chapter",
     "Check",
     "Finding",
-    "Claim",
     "Contract",
     "Correction",
     "Deck",
@@ -50,7 +49,6 @@ __all__ = [
     "DraftParagraph",
     "DraftSection",
     "DraftText",
-    "DroppedClaim",
     "DroppedSegment",
     "Evidence",
     "EvidenceUnit",

@@ -15,8 +15,8 @@ from pipeline.schema.article import (
     Role,
 )
 from pipeline.schema.base import Contract, StageOutput
+from pipeline.schema.notes import FactSource
 
-SourceKind = Literal["slide", "table", "speech", "notes"]
 SentenceKind = Literal["fact", "lead", "heading", "title", "summary", "question"]
 CheckName = Literal["numbers", "names", "meaning", "language", "voice", "length", "sentence"]
 
@@ -24,18 +24,6 @@ CheckName = Literal["numbers", "names", "meaning", "language", "voice", "length"
 def joined(sentences: list[str], lang: str) -> str:
     """Sentences run on as a paragraph: side by side in Chinese, a space apart otherwise."""
     return ("" if lang == "zh" else " ").join(sentences)
-
-
-class FactSource(Contract):
-    """One thing the talk states: a slide line, a table row, or one sentence said."""
-
-    id: str = Field(description="its unit's id and its place there: s-02.3, t-00:01:05.0")
-    unit: str = Field(description="the evidence unit it is part of (what a citation names)")
-    kind: SourceKind
-    text: str
-    context: str = Field("", description="the slide's title or the table's header, if any")
-    slide: int | None = None
-    start: float | None = Field(None, description="seconds; speech only")
 
 
 class SentenceCheck(Contract):

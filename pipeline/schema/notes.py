@@ -1,20 +1,24 @@
-"""The talk's own sections and the claims each one makes (the notes stage)."""
+"""The talk's own sections and the facts each one states (the notes stage), found in code."""
+
+from typing import Literal
 
 from pydantic import Field
 
 from pipeline.schema.base import Contract, StageOutput
 
-
-class Claim(Contract):
-    statement: str = Field(description="one fact the talk states, in the talk's language")
-    units: list[str] = Field(min_length=1, description="ids of the evidence units it rests on")
-    numbers: list[str] = Field(default_factory=list, description="verbatim, with their units")
-    terms: list[str] = Field(default_factory=list, description="as the deck spells them")
+SourceKind = Literal["slide", "table", "speech", "notes"]
 
 
-class DroppedClaim(Contract):
-    statement: str
-    reason: str
+class FactSource(Contract):
+    """One thing the talk states: a slide line, a table row, or one sentence said."""
+
+    id: str = Field(description="its unit's id and its place there: s-02.3, t-00:01:05.0")
+    unit: str = Field(description="the evidence unit it is part of (what a citation names)")
+    kind: SourceKind
+    text: str
+    context: str = Field("", description="the slide's title or the table's header, if any")
+    slide: int | None = None
+    start: float | None = Field(None, description="seconds; speech only")
 
 
 class Section(Contract):
@@ -24,12 +28,16 @@ class Section(Contract):
     title: str | None = Field(None, description="the deck's title for it, if any")
     unit_ids: list[str] = Field(min_length=1)
     start: float | None = Field(None, description="seconds; when it starts being said")
-    claims: list[Claim] = Field(default_factory=list)
-    dropped: list[DroppedClaim] = Field(default_factory=list, description="failed the checks")
+    facts: list[FactSource] = Field(
+        default_factory=list, description="what it states, selected in code, in talk order"
+    )
+    terms: list[str] = Field(
+        default_factory=list, description="the deck's terms its facts name, as it spells them"
+    )
 
 
 class Notes(StageOutput):
-    language: str = Field(description="the language the claims are written in")
+    language: str = Field(description="the language the talk is written up in")
     sections: list[Section]
 
     def by_id(self) -> dict[str, Section]:

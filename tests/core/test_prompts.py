@@ -3,7 +3,6 @@ import pytest
 from pipeline.core.prompts import PromptError, load_prompt
 
 SHIPPED = [
-    "notes",
     "outline",
     "outline_heading",
     "ask_question_en",

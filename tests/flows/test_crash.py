@@ -76,19 +76,19 @@ def folders(tmp_path) -> tuple[Path, Path, Path]:
 
 
 @contextmanager
-def hung_in_notes(folders) -> Iterator[subprocess.Popen]:
-    """The CLI on the talk, waiting on an endpoint that does not answer its notes call."""
+def hung_in_outline(folders) -> Iterator[subprocess.Popen]:
+    """The CLI on the talk, waiting on an endpoint that does not answer its outline call."""
     talk, inputs, outputs = folders
-    endpoint = FakeEndpoint(delays={"notes": HANG})
+    endpoint = FakeEndpoint(delays={"outline": HANG})
     with fake_endpoint(endpoint) as url:
         process = cli(url, str(talk), "--inputs", str(inputs), "--outputs", str(outputs))
-        wait_for(lambda: endpoint.requests and record(outputs).get("stage") == "notes")
+        wait_for(lambda: endpoint.requests and record(outputs).get("stage") == "outline")
         yield process
 
 
 def test_ctrl_c_stops_within_seconds_and_records_where(folders):
     outputs = folders[2]
-    with hung_in_notes(folders) as process:
+    with hung_in_outline(folders) as process:
         asked = time.monotonic()
         os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends: the whole group
         _, stderr = process.communicate(timeout=30)
@@ -96,12 +96,12 @@ def test_ctrl_c_stops_within_seconds_and_records_where(folders):
     assert process.returncode == 130 and "Traceback" not in stderr
     run = record(outputs)
     assert run["status"] == "interrupted" and run["pid"] is None
-    assert run["errors"] == [{"stage": "notes", "message": "interrupted (SIGINT)", "file": None}]
+    assert run["errors"] == [{"stage": "outline", "message": "interrupted (SIGINT)", "file": None}]
 
 
 def test_sigterm_is_handled_like_ctrl_c(folders):
     outputs = folders[2]
-    with hung_in_notes(folders) as process:
+    with hung_in_outline(folders) as process:
         process.terminate()
         process.communicate(timeout=30)
     assert process.returncode == 130
@@ -135,7 +135,7 @@ def test_killed_while_writing_the_ledger_the_next_run_redoes_nothing_finished(fo
 
 def test_a_second_run_on_the_same_talk_refuses_and_leaves_the_first_alone(folders):
     talk, inputs, outputs = folders
-    with hung_in_notes(folders) as first:
+    with hung_in_outline(folders) as first:
         url = "http://127.0.0.1:9/v1"  # never asked: the talk is refused before any stage
         second = cli(url, str(talk), "--inputs", str(inputs), "--outputs", str(outputs))
         stdout, stderr = second.communicate(timeout=60)

@@ -46,8 +46,8 @@ def test_no_process_outlives_a_killed_cli(tmp_path):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    wait_for(lambda: record(outputs).get("stage") == "notes" and children(process.pid), 120)
-    [server] = children(process.pid)  # the llama.cpp server, loading then taking notes
+    wait_for(lambda: record(outputs).get("stage") == "outline" and children(process.pid), 120)
+    [server] = children(process.pid)  # the llama.cpp server, loading then planning the outline
     time.sleep(8)  # mid-generation: a server told to stop politely would finish it first
     os.kill(process.pid, signal.SIGKILL)  # the CLI alone, as `kill -9 <pid>` does
     process.wait()

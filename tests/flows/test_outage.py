@@ -30,7 +30,7 @@ class Session:
     """Stands in for LLMSession: the LLM double answering with `reply(body, prompt_name)`."""
 
     def __init__(self, reply, slots: int = 1) -> None:
-        first_lines = {n: load_prompt(n).system.splitlines()[0] for n in (*WRITING, "notes")}
+        first_lines = {n: load_prompt(n).system.splitlines()[0] for n in (*WRITING, "outline")}
 
         def answer(body: dict):
             system = body["messages"][0]["content"]
@@ -57,22 +57,23 @@ def valid(body: dict, name: str | None) -> str:
     return SchemaReplies(keyed=True)(body)
 
 
-def test_connections_refused_in_notes_fail_the_stage_and_the_next_run_redoes_it(talk):
+def test_connections_refused_in_the_outline_fail_the_stage_and_the_next_run_redoes_it(talk):
     folder, settings = talk
 
-    def refuse_notes(body: dict, name: str | None):
-        if name == "notes":
+    def refuse_outline(body: dict, name: str | None):
+        if name == "outline":
             raise httpx.ConnectError("connection refused")
         return valid(body, name)
 
-    record = run_talk(folder, settings, Session(refuse_notes))
-    assert record.status == "failed" and record.stage == "notes"
+    record = run_talk(folder, settings, Session(refuse_outline))
+    assert record.status == "failed" and record.stage == "outline"
     assert "Connection error" in record.errors[0].message
     out = settings.outputs_dir / "paging"
-    assert not (out / "notes.json").exists() and not (out / "article.en.md").exists()
+    assert (out / "notes.json").exists()  # the stage before is kept
+    assert not (out / "outline.json").exists() and not (out / "article.en.md").exists()
 
     again = run_talk(folder, settings, Session(valid))
-    assert {s.name: s.status for s in again.stages}["notes"] == "done"
+    assert {s.name: s.status for s in again.stages}["outline"] == "done"
     assert again.status in ("succeeded", "fallback"), again.errors
 
 
@@ -99,10 +100,9 @@ def test_an_endpoint_echoing_the_key_leaves_it_in_no_file(talk):
 
     def echo(body: dict, name: str | None) -> str:
         reply = json.loads(valid(body, name))
-        if name == "notes":
-            for claim in reply["claims"]:
-                claim["statement"] += f" The key is {secret}."
-        elif "text" in reply:
+        for sentence in reply.get("sentences", []):
+            sentence["text"] += f" The key is {secret}."
+        if "text" in reply:
             reply["text"] += f" The key is {secret}."
         return json.dumps(reply)
 

@@ -10,8 +10,8 @@ from pipeline.core.grounding import number_forms
 from pipeline.core.prompts import load_prompt
 from pipeline.core.text import numbers
 from pipeline.ledger.facts import rewrite_facts
-from pipeline.ledger.sources import fact_sources
 from pipeline.llm.client import EndpointError
+from pipeline.notes.sources import fact_sources
 from pipeline.schema import Evidence, EvidenceUnit
 from tests.llm_double import scripted_llm
 

@@ -6,7 +6,7 @@ import json
 from pipeline.core.prompts import load_prompt
 from pipeline.ledger import LedgerPrompts, write_ledger
 from pipeline.ledger.arrange import PARAGRAPH_FACTS, arrange
-from pipeline.ledger.sources import fact_sources
+from pipeline.notes.sources import fact_sources
 from pipeline.review import review
 from pipeline.schema import Evidence, EvidenceUnit, Notes, Outline, Section
 from pipeline.schema.article import Chapter

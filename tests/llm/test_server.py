@@ -68,17 +68,17 @@ def test_a_server_dying_at_its_first_completion_fails_the_stage_by_name(fake_tal
     folder, settings = fake_talk
     monkeypatch.setenv("FAKE_LLAMA_DIE_AT", "1")
     record = run(folder, settings)
-    assert record.status == "failed" and record.stage == "notes"
+    assert record.status == "failed" and record.stage == "outline"
     [error] = record.errors
     assert "killed by SIGILL (an instruction this CPU cannot run)" in error.message
     assert "llama-server.log" in error.message
     out = settings.outputs_dir / "talk"
-    assert not (out / "notes.json").exists()  # an outage is not a result
+    assert not (out / "outline.json").exists()  # an outage is not a result
 
     monkeypatch.delenv("FAKE_LLAMA_DIE_AT")  # the runtime is fixed: the stage is redone
     record = run(folder, settings)
     stages = {s.name: s.status for s in record.stages}
-    assert stages["notes"] == "done" and record.status in ("succeeded", "fallback")
+    assert stages["outline"] == "done" and record.status in ("succeeded", "fallback")
 
 
 def test_a_server_dying_mid_run_is_restarted_once(fake_talk, monkeypatch, tmp_path):

@@ -2,7 +2,7 @@ import json
 
 from pipeline.core.prompts import load_prompt
 from pipeline.outline import build_outline, heading_of
-from pipeline.schema import Claim, Evidence, EvidenceUnit, Notes, Section, TalkMeta
+from pipeline.schema import Evidence, EvidenceUnit, FactSource, Notes, Section, TalkMeta
 from tests.llm_double import scripted_llm
 
 EVIDENCE = Evidence(
@@ -21,8 +21,12 @@ EVIDENCE = Evidence(
 
 
 def section(n: int, title: str, *statements: str) -> Section:
-    claims = [Claim(statement=s, units=[f"s-0{n}"]) for s in statements]
-    return Section(id=f"sec-0{n}", title=title, unit_ids=[f"s-0{n}"], claims=claims)
+    unit = f"s-0{n}"
+    facts = [
+        FactSource(id=f"{unit}.{k}", unit=unit, kind="slide", text=s)
+        for k, s in enumerate(statements)
+    ]
+    return Section(id=f"sec-0{n}", title=title, unit_ids=[unit], facts=facts)
 
 
 NOTES = Notes(
@@ -146,7 +150,7 @@ def test_tags_are_kept_only_when_the_talk_says_their_words():
 
 def test_a_chapter_without_a_heading_of_its_own_joins_the_one_before():
     notes = untitled(NOTES)
-    notes.sections[1].claims[0].terms = ["PagedAttention"]
+    notes.sections[1].terms = ["PagedAttention"]
     reply = plan(
         chapter("sec-01", "Where memory goes", "problem"),
         chapter("sec-02", "wastes 60 to 80 percent of memory", "none"),  # a cut line
@@ -165,7 +169,7 @@ def test_a_chapter_without_a_heading_of_its_own_joins_the_one_before():
 
 def test_a_heading_of_two_terms_never_names_one_inside_the_other():
     notes = untitled(NOTES)
-    notes.sections[1].claims[0].terms = ["SGLang", "SGLang Core Maintainer", "Together AI"]
+    notes.sections[1].terms = ["SGLang", "SGLang Core Maintainer", "Together AI"]
     reply = plan(
         chapter("sec-01", "Where memory goes", "problem"),
         chapter("sec-02", "wastes 60 to 80 percent of memory", "none"),  # a cut line

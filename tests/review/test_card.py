@@ -73,16 +73,11 @@ def test_an_article_of_one_paragraph_is_not_recommended():
 
 
 def test_the_card_says_where_fallbacks_stand_in():
-    written = a_fallback_in("en")
-    fallbacks = ["sec-01: no valid claims"]
-    result = review_ledger(written, EVIDENCE, "en", [], PROMPTS, fallbacks)
-    assert (
-        "其中 2 处模型回答未通过检查，由后备文字代替（notes sec-01、英文第 1 章第 2 段）"
-        in result.card.assessment
+    result = review_ledger(a_fallback_in("en"), EVIDENCE, "en", [], PROMPTS)
+    assert "其中 1 处模型回答未通过检查，由后备文字代替（英文第 1 章第 2 段）" in (
+        result.card.assessment
     )
-    assert "a fallback stands in (notes sec-01; English chapter 1, paragraph 2)" in (
-        result.card.en.assessment
-    )
+    assert "a fallback stands in (English chapter 1, paragraph 2)" in result.card.en.assessment
     assert "后备" not in review()[0].card.assessment
 
 

@@ -2,8 +2,7 @@ import pytest
 
 from pipeline.core.prompts import load_prompt
 from pipeline.review import review as review_ledger
-from pipeline.schema import Evidence, EvidenceUnit, Ledger
-from pipeline.schema.ledger import FactSource
+from pipeline.schema import Evidence, EvidenceUnit, FactSource, Ledger
 from tests.helpers import ledger_of
 
 EVIDENCE = Evidence(
@@ -29,9 +28,7 @@ EN = [
 ]
 ZH = ["在演讲者自己的基准测试中，吞吐量是静态批处理的 2.2 倍。", "缓存按需分配，每块 16 个 token。"]
 CITES = [["t-01:05"], ["s-03"]]
-PROMPTS = [
-    load_prompt(n) for n in ("notes", "outline", "rewrite_facts_en", "translate_sentences_zh")
-]
+PROMPTS = [load_prompt(n) for n in ("outline", "rewrite_facts_en", "translate_sentences_zh")]
 
 
 # What each paragraph is made from: the unit it cites, as said or shown.

@@ -13,6 +13,7 @@ from pipeline.schema import (
     Deck,
     Evidence,
     EvidenceUnit,
+    FactSource,
     GlossaryEntry,
     Ledger,
     Provenance,
@@ -24,7 +25,6 @@ from pipeline.schema import (
     Talk,
     TalkMeta,
 )
-from pipeline.schema.ledger import FactSource
 from tests.helpers import ledger_of
 
 VIDEO = "https://www.youtube.com/watch?v=abc"
@@ -71,9 +71,7 @@ QUESTIONS = {
     "en": ("How much KV cache memory does reserving the maximum length waste?", EN[0]),
     "zh": ("预留最大长度会浪费多少 KV cache 内存？", ZH[0]),
 }
-PROMPTS = [
-    load_prompt(n) for n in ("notes", "outline", "rewrite_facts_en", "translate_sentences_zh")
-]
+PROMPTS = [load_prompt(n) for n in ("outline", "rewrite_facts_en", "translate_sentences_zh")]
 
 
 def image(slide: int) -> str:

@@ -1,7 +1,7 @@
 """Which facts an article states, decided in code."""
 
-from pipeline.ledger.select import select_facts
-from pipeline.schema.ledger import FactSource
+from pipeline.notes.select import select_facts
+from pipeline.schema import FactSource
 
 
 def source(n: int, text: str, kind: str = "speech") -> FactSource:
