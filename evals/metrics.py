@@ -14,6 +14,7 @@ import jiwer
 from autocorrect_py import lint_for
 
 from pipeline.core import fidelity
+from pipeline.core.checks import stray_latin, voice_check
 from pipeline.core.grounding import (
     MIN_SUPPORT,
     cited_text,
@@ -67,6 +68,9 @@ BETTER = {
     "invented_numbers": -1,
     "unsupported_sentences": -1,
     "copied_share": -1,
+    "copied_share_zh": -1,
+    "speaker_voice_sentences": -1,
+    "latin_words_in_zh": -1,
     "prompt_echoes": -1,
     "wrong_language_sentences": -1,
     "duplicate_paragraphs": -1,
@@ -222,6 +226,9 @@ def article_metrics(
         "invented_numbers": invented,
         "unsupported_sentences": share(len(unsupported), len(sentences)),
         "copied_share": round(copied_share(body[language], said, language), 3),
+        "copied_share_zh": round(copied_share(body["zh"], said, "zh"), 3)
+        if language == "zh"
+        else None,
         "prompt_echoes": sum(is_echo(t, lines) for t in all_text if t),
         "wrong_language_sentences": wrong,
         "duplicate_paragraphs": duplicates,
@@ -230,6 +237,20 @@ def article_metrics(
         "terms_right_zh": share(sum(keeps_name(body["zh"], t) for t in names), len(names)),
         "sections_cited": share(sum(covered), len(covered)),
     }
+
+
+def voice_and_latin(draft: Draft, terms: list[str]) -> dict:
+    """Sentences written in the speaker's voice ("I", "we", "我们"), in either language,
+    and English words a Chinese sentence leaves that are no name and no term kept in Latin
+    (the ledger's own checks, counted over the composed article)."""
+    voiced = latin = 0
+    for lang, text in (("en", draft.en), ("zh", draft.zh)):
+        sentences = [text.title, text.summary, *(s.title for s in text.sections)]
+        sentences += [s for p in paragraphs(text) for s in split_sentences(p.text)]
+        voiced += sum(not voice_check(s, lang).passed for s in sentences if s)
+        if lang == "zh":
+            latin += sum(len(stray_latin(s, terms)) for s in sentences if s)
+    return {"speaker_voice_sentences": voiced, "latin_words_in_zh": latin}
 
 
 def unfaithful_paragraphs(draft: Draft, language: str) -> int:
@@ -349,6 +370,7 @@ def talk_metrics(out: Path, truth: Truth | None = None) -> dict:
         said = " ".join(s.text for s in transcript.segments) if transcript else ""
         notes = read(out, "notes.json", Notes)
         figures |= article_metrics(draft, evidence, notes, said, terms, truth)
+        figures |= voice_and_latin(draft, terms)
         figures |= heading_metrics(draft, evidence, notes.language if notes else "en")
         questions = read(out, "questions.json", Questions)
         figures |= qa_metrics(questions, evidence, notes.language if notes else "en")

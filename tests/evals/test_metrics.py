@@ -1,7 +1,8 @@
 """The article figures of the benchmark, each shown to count a seeded fault."""
 
-from evals.metrics import Truth, heading_metrics, in_text, misbound, slide_dumps
+from evals.metrics import Truth, heading_metrics, in_text, misbound, slide_dumps, voice_and_latin
 from pipeline.schema import Draft, DraftParagraph, DraftSection, DraftText, Evidence, EvidenceUnit
+from tests.helpers import ledger_of
 
 SLIDE = (
     "Releases\nv0.1 (July 2024) — 5x higher throughput with automatic KV cache reuse and "
@@ -66,3 +67,15 @@ def test_a_fact_in_percent_is_found_written_with_the_sign():
     assert in_text("percent", "60 to 80% of the memory sits empty")
     assert in_text("percent", "60 to 80 percent of it")
     assert not in_text("percent", "60 to 80 of the blocks")
+
+
+def test_the_speakers_voice_and_english_left_in_chinese_are_counted():
+    draft = ledger_of(
+        en=[("We keep the KV cache in blocks.", ["t-1"]), ("Blocks hold 16 tokens.", ["t-1"])],
+        zh=[
+            ("KV cache 按块存放。", ["t-1"]),
+            ("每个 block 存放 16 个 token，我们称之为页。", ["t-1"]),
+        ],
+    ).draft()
+    figures = voice_and_latin(draft, ["KV cache"])
+    assert figures == {"speaker_voice_sentences": 2, "latin_words_in_zh": 1}  # "block"
