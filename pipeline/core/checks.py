@@ -22,8 +22,7 @@ from pipeline.core.grounding import (
     missing_numbers,
     name_parts,
 )
-from pipeline.core.text import UNIT, has_cjk, numbers
-from pipeline.evidence import term_pattern
+from pipeline.core.text import UNIT, has_cjk, numbers, term_pattern
 from pipeline.schema.ledger import CheckName, FactSource, SentenceCheck
 
 # Meaning: the multilingual-e5-small similarity of a rewrite and its source must reach

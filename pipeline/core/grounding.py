@@ -25,11 +25,11 @@ from pipeline.core.text import (
     near_duplicate,
     numbers,
     rarity,
+    term_pattern,
     without_commands,
     word_parts,
 )
 from pipeline.deck.vocabulary import NAME_ZIPF, zipf
-from pipeline.evidence import term_pattern
 from pipeline.schema import EvidenceUnit
 
 CHINESE_NUMERALS = [

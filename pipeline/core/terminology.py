@@ -11,8 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from pipeline.core.text import CJK_CHARS, has_cjk
-from pipeline.evidence import term_pattern
+from pipeline.core.text import CJK_CHARS, has_cjk, term_pattern
 
 SOURCE = Path(__file__).with_name("terminology.yaml")
 KEEP = "keep"

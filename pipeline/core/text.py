@@ -298,3 +298,18 @@ def without_commands(text: str) -> str:
     for start, end in reversed(command_spans(text)):
         text = text[:start] + " " + text[end:]
     return re.sub(r"`[^`]+`", " ", text)
+
+
+LATIN_END = re.compile(r"[A-Za-z0-9]")
+
+
+@cache
+def term_pattern(term: str, plural: bool = False) -> re.Pattern:
+    """The term as a whole word; "KV-cache", "KV cache" and "kv cache" are one term; with
+    `plural`, "KV caches" and "tokens" too. Only a Latin end needs a word boundary: Chinese
+    is written without spaces, so "LLM部署" has 部署 in it."""
+    words = [re.escape(w) for w in re.split(r"[-\s]+", term.strip())]
+    joined = r"[-\s]?".join(words) + (r"(?:e?s)?" if plural else "")
+    before = r"(?<![A-Za-z0-9])" if LATIN_END.match(term.strip()) else ""
+    after = r"(?![A-Za-z0-9])" if LATIN_END.match(term.strip()[-1:]) else ""
+    return re.compile(before + joined + after, re.IGNORECASE)

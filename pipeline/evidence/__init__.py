@@ -7,16 +7,16 @@ screen. Ids depend only on the content, so two runs on the same input give the s
 """
 
 import bisect
-import functools
 import itertools
 import re
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from pipeline.core.text import clock, estimate_tokens, has_cjk
+from pipeline.core.text import clock, estimate_tokens, has_cjk, term_pattern
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.screen import correct_on_screen
 from pipeline.evidence.spoken import is_credits, is_recording_talk, joint, without_fillers
+from pipeline.evidence.uncertain import marked_uncertain
 from pipeline.schema import (
     Correction,
     Deck,
@@ -241,21 +241,6 @@ def slide_units(deck: Deck) -> list[EvidenceUnit]:
     return units
 
 
-LATIN_END = re.compile(r"[A-Za-z0-9]")
-
-
-@functools.cache
-def term_pattern(term: str, plural: bool = False) -> re.Pattern:
-    """The term as a whole word; "KV-cache", "KV cache" and "kv cache" are one term; with
-    `plural`, "KV caches" and "tokens" too. Only a Latin end needs a word boundary: Chinese
-    is written without spaces, so "LLM部署" has 部署 in it."""
-    words = [re.escape(w) for w in re.split(r"[-\s]+", term.strip())]
-    joined = r"[-\s]?".join(words) + (r"(?:e?s)?" if plural else "")
-    before = r"(?<![A-Za-z0-9])" if LATIN_END.match(term.strip()) else ""
-    after = r"(?![A-Za-z0-9])" if LATIN_END.match(term.strip()[-1:]) else ""
-    return re.compile(before + joined + after, re.IGNORECASE)
-
-
 def first_occurrences(
     terms: list[str], units: list[EvidenceUnit], timeline: Timeline | None
 ) -> list[GlossaryEntry]:
@@ -307,6 +292,9 @@ def build_evidence(
     units, corrections = speech_units(transcript, timeline, opts), []
     if deck is not None:
         units, corrections = corrected_by_slides(units, deck, terms)
+    if transcript.source == "asr":
+        units = marked_uncertain(units, deck, terms)
+    if deck is not None:
         units += slide_units(deck)
     return Evidence(
         language=transcript.language,

@@ -16,8 +16,7 @@ import unicodedata
 
 from pipeline.core import terminology
 from pipeline.core.grounding import split_sentences
-from pipeline.core.text import has_cjk, writing_language
-from pipeline.evidence import term_pattern
+from pipeline.core.text import has_cjk, term_pattern, writing_language
 from pipeline.library.talks import PublishedTalk
 from pipeline.schema.library import Explanation, GlossaryTerm
 

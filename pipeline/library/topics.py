@@ -12,8 +12,8 @@ from pathlib import Path
 from pydantic import Field
 
 from pipeline.core.errors import StageFailure
+from pipeline.core.text import term_pattern
 from pipeline.core.yamlfile import read_yaml
-from pipeline.evidence import term_pattern
 from pipeline.library.talks import PublishedTalk
 from pipeline.schema import Contract, Draft
 

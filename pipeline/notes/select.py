@@ -5,6 +5,8 @@ model's work grows with the article, not with the talk:
 - a sentence said is kept when it names or measures something: a number, a name, or a
   term of the talk's vocabulary or the house terminology. Meta-talk ("next we compare a
   few of them") names nothing and is left out;
+- a sentence said with a word recognition may have misheard (pipeline.evidence.uncertain)
+  is left out: what was misheard is not built upon;
 - speech that only says again what a kept slide line says (its content words are that
   line's) is left out, and so is speech that repeats an earlier kept sentence; a slide
   line that a kept sentence said already states whole (its words and numbers) is left
@@ -52,7 +54,9 @@ def select_facts(
     shown = [s for s in sources if s.kind in ("slide", "table")]
     said: list[FactSource] = []
     for source in sources:
-        if source.kind in ("slide", "table") or weight(source, vocabulary) == 0:
+        if source.kind in ("slide", "table") or source.uncertain:
+            continue
+        if weight(source, vocabulary) == 0:
             continue
         if covering(source, shown) or duplicate_of(source.text, [s.text for s in said]) is not None:
             continue

@@ -3,8 +3,7 @@ talk's mechanism chapters explain (the house style: "main claim: subtitle")."""
 
 import re
 
-from pipeline.core.text import has_cjk
-from pipeline.evidence import term_pattern
+from pipeline.core.text import has_cjk, term_pattern
 from pipeline.schema import Chapter, Evidence, Notes, TalkMeta
 
 SUBTITLE_TERMS = 3

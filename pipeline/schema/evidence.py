@@ -18,6 +18,10 @@ class EvidenceUnit(Contract):
         None, description="the slide: on screen while this was said, or the slide itself"
     )
     image: str | None = Field(None, description="slide picture, relative to the talk's outputs")
+    uncertain: list[str] = Field(
+        default_factory=list,
+        description="recognised words no dictionary, slide or vocabulary knows: maybe misheard",
+    )
 
 
 class GlossaryEntry(Contract):

@@ -19,6 +19,9 @@ class FactSource(Contract):
     context: str = Field("", description="the slide's title or the table's header, if any")
     slide: int | None = None
     start: float | None = Field(None, description="seconds; speech only")
+    uncertain: list[str] = Field(
+        default_factory=list, description="its words recognition may have misheard"
+    )
 
 
 class Section(Contract):

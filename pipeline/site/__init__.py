@@ -43,9 +43,9 @@ from pipeline.site.pages import (
     article_page,
     index_page,
     page_path,
-    proof_page,
     qa_page,
 )
+from pipeline.site.proof import proof_page
 from pipeline.site.shelves import (
     glossary_index,
     glossary_page,

@@ -9,8 +9,7 @@ import re
 from pipeline.article import render_citation
 from pipeline.article.typeset import typeset_plain, typeset_text
 from pipeline.core.links import markdown_link, quoted_path
-from pipeline.core.text import clock, has_cjk
-from pipeline.evidence import term_pattern
+from pipeline.core.text import has_cjk, term_pattern
 from pipeline.library import Holdings
 from pipeline.library.glossary import forms_of
 from pipeline.library.talks import PublishedTalk
@@ -45,11 +44,6 @@ HEADINGS = {
            "the point before the depth. Each answer is written only from the evidence the "
            "article cites, with links to the video time or the slide."},
 }  # fmt: skip
-RESTATED = {
-    "heading": "口语改写",
-    "intro": "以下句子取自讲话转写，逐句改写成书面语：先是句子编号和原话，箭头后是改写。",
-    "kept": "未改写：模型的改写未通过检查，保留原话",
-}
 ABOUT = {
     "zh": """# 关于本站
 
@@ -367,47 +361,6 @@ def qa_page(talk: PublishedTalk, lang: str) -> str:
         lines += [f"## {typeset_text(item.question, lang)}", ""]
         lines += [cited(item.answer, units, talk, lang, page), ""]
     return "\n".join(lines)
-
-
-def proof_page(talk: PublishedTalk) -> str:
-    """For reviewers: each paragraph in Chinese and then in English, with its citations."""
-    page = page_path("proof", talk.slug, "zh")
-    zh, en = talk.draft.zh, talk.draft.en
-    article = relative(page_path("articles", talk.slug, "zh"), page)
-    lines = [f"# {HEADINGS['zh']['proof']}：{typeset_text(zh.title, 'zh')}", ""]
-    lines += [f"[← {typeset_text(zh.title, 'zh')}]({article})", ""]
-    lines += decision_lines(talk, "zh") + review_card(talk, "zh", page)
-    for s, (zh_section, en_section) in enumerate(zip(zh.sections, en.sections, strict=False), 1):
-        lines += [f"## {typeset_text(zh_section.title, 'zh')} {{ #c-{s} }}", ""]
-        lines += [f"*{typeset_text(en_section.title, 'en')}*", ""]
-        for n, (z, e) in enumerate(zip(zh_section.paragraphs, en_section.paragraphs, strict=False)):
-            refs = times_of(z.citations, talk)
-            lines += [f'<a id="p-{s}-{n + 1}"></a>**¶{n + 1}** {refs}', ""]
-            lines += [f"> {typeset_text(z.text, 'zh')}", ">", f"> {typeset_text(e.text, 'en')}", ""]
-    return "\n".join(lines + restatement_lines(talk))
-
-
-def times_of(ids: list[str], talk: PublishedTalk) -> str:
-    """When the cited units were said or shown, for a reviewer to find them."""
-    return " ".join(clock(talk.units[i].start or 0.0) for i in ids if i in talk.units)
-
-
-def restatement_lines(talk: PublishedTalk) -> list[str]:
-    """Each sentence made from speech beside what was said, with its id, for a reviewer to
-    check the editing."""
-    ledger, lang = talk.ledger, talk.ledger.language
-    sources = {source.id: source for source in ledger.sources if source.kind == "speech"}
-    lines = []
-    for sentence in ledger.sentences:
-        source, written = sources.get(sentence.source or ""), sentence.text(lang)
-        if source is None or written is None:
-            continue
-        refs = times_of([source.unit], talk)
-        after = RESTATED["kept"] if written.fallback else typeset_text(written.text, lang)
-        lines += [f"- `{sentence.id}` {refs} {typeset_text(source.text, lang)}", f"    → {after}"]
-    if not lines:
-        return []
-    return [f"## {RESTATED['heading']} {{ #restated }}", "", RESTATED["intro"], "", *lines, ""]
 
 
 # Code spans and links already in typeset text: a term inside them is not linked again.

@@ -1,10 +1,10 @@
 import re
 
-from pipeline.core.text import estimate_tokens
+from pipeline.core.text import estimate_tokens, term_pattern
 from pipeline.deck import read_deck
 from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
-from pipeline.evidence import build_evidence, slide_facts, speech_id, term_pattern
+from pipeline.evidence import build_evidence, slide_facts, speech_id
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.spoken import without_fillers
 from pipeline.schema import (

@@ -1,7 +1,7 @@
 import pytest
 
 from pipeline.core.errors import StageFailure
-from pipeline.evidence import term_pattern
+from pipeline.core.text import term_pattern
 from pipeline.library.topics import assign_topic, load_topics, topic_scores
 from pipeline.schema import Draft, DraftParagraph, DraftSection, DraftText
 

@@ -33,3 +33,9 @@ def test_past_the_limit_the_speech_that_names_and_measures_most_stays_in_talk_or
 def test_chinese_speech_with_a_house_term_is_a_fact_and_meta_talk_is_not():
     said = [source(1, "接着我们分开几个来去横向的对比"), source(2, "高吞吐跟低延迟有可能是相悖的")]
     assert [s.id for s in select_facts(said, [])] == [said[1].id]
+
+
+def test_speech_with_a_word_recognition_may_have_misheard_is_not_built_upon():
+    heard = source(8, "One node processes 52.3k Potokans per second.")
+    heard = heard.model_copy(update={"uncertain": ["Potokans"]})
+    assert heard not in select_facts([*SOURCES, heard], ["PagedAttention"])

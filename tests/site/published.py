@@ -52,6 +52,15 @@ UNITS = [
         slide=2,
         image="slides/slide-002.jpg",
     ),
+    EvidenceUnit(  # said with a word recognition may have misheard: left out, highlighted
+        id="t-00:01:12",
+        kind="transcript",
+        text="One node serves 52.3k Potokans per second.",
+        start=72.0,
+        end=75.0,
+        slide=2,
+        uncertain=["Potokans"],
+    ),
 ]
 EN = [  # in words of its own: an article that copies its transcript fails own_words
     (

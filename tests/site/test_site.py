@@ -37,6 +37,8 @@ def test_the_site_builds_strictly_with_cards_articles_slides_and_review_cards(tm
     # what was said, with the sentence's id, and how the article wrote it
     said, written = proof.index("So um reserving"), proof.rindex("wastes 60 to 80 percent of")
     assert "口语改写" in proof and proof.index("f-0") < said < written
+    # speech with a word recognition may have misheard: left out, the word highlighted
+    assert "可能听错的词" in proof and "52.3k <mark>Potokans</mark> per second" in proof
     assert (public / "about/index.html").exists() and (public / "en/about/index.html").exists()
     assert "search/search_index.json" in str(list(public.rglob("search_index.json"))[0])
 

@@ -1,0 +1,58 @@
+"""Words recognised speech may have misheard: a word in Latin letters that no dictionary
+knows (wordfreq has never seen it), that no slide shows, that is no term of the talk's
+vocabulary or of the house terminology, and that recognition wrote only once (a name the
+speaker says again and again is heard the same way each time; a mishearing rarely is).
+Speech recognition writes what it heard as words it knows or as made-up spellings; the
+made-up ones are caught here, in every talk, with no list of misheard forms. A subtitle
+file is a person's transcript: nothing in it is uncertain.
+"""
+
+import re
+from collections import Counter
+
+from wordfreq import zipf_frequency
+
+from pipeline.core import terminology
+from pipeline.schema import Deck, EvidenceUnit
+
+# A word as recognition writes it: letters and digits, joined by hyphens or dots ("FP8",
+# "KV-K2", "v0.2"); an apostrophe's "s" is left apart.
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
+WORD_PART = re.compile(r"[A-Za-z0-9]+")
+
+
+def known_words(deck: Deck | None, vocabulary: list[str]) -> set[str]:
+    """Every word the deck shows (text, notes and the words of its pictures), the talk's
+    vocabulary and the house terminology have, in lower case."""
+    texts = [*vocabulary, *(t.en for t in terminology.terms())]
+    if deck is not None:
+        texts += [text for slide in deck.slides for text in slide.texts(pictures=True)]
+    words = {w.lower() for text in texts for w in LATIN_WORD.findall(text)}
+    return words | {p.lower() for text in texts for p in WORD_PART.findall(text)}
+
+
+def is_known(word: str, known: set[str]) -> bool:
+    lower = word.lower()
+    singular = lower[:-1] if lower.endswith("s") else lower
+    return lower in known or singular in known or zipf_frequency(word, "en") > 0
+
+
+def uncertain_words(text: str, known: set[str]) -> list[str]:
+    """The words of `text` no dictionary, slide or vocabulary knows, in order, once each."""
+    return list(dict.fromkeys(w for w in LATIN_WORD.findall(text) if not is_known(w, known)))
+
+
+def marked_uncertain(
+    units: list[EvidenceUnit], deck: Deck | None, vocabulary: list[str]
+) -> list[EvidenceUnit]:
+    """Recognised speech units with their uncertain words marked."""
+    known = known_words(deck, vocabulary)
+    speech = [u for u in units if u.kind == "transcript"]
+    heard = Counter(w.lower() for u in speech for w in set(uncertain_words(u.text, known)))
+    known |= {word for word, units_heard in heard.items() if units_heard > 1}
+    return [
+        unit.model_copy(update={"uncertain": uncertain_words(unit.text, known)})
+        if unit.kind == "transcript"
+        else unit
+        for unit in units
+    ]

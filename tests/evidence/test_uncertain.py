@@ -1,0 +1,35 @@
+"""Words recognition may have misheard are marked, with no list of misheard forms."""
+
+from pipeline.evidence import build_evidence
+from pipeline.evidence.options import EvidenceOptions
+from pipeline.evidence.uncertain import known_words, uncertain_words
+from pipeline.schema import Deck, Segment, Slide, Transcript
+
+DECK = Deck(sources=["d.pdf"], slides=[Slide(index=1, title="SGLang", text="FP8 on H100")])
+
+
+def test_a_word_no_dictionary_slide_or_vocabulary_knows_is_uncertain():
+    known = known_words(DECK, ["DeepSeek-V3"])
+    said = "SGLang serves FP8 models like DeepSeek-V3 at 52.3k Potokans per second on GPUs"
+    assert uncertain_words(said, known) == ["Potokans"]
+    # the deck's words, the vocabulary, the house terms and plurals are known
+    assert uncertain_words("PagedAttention, goodput and SGLang's prefills", known) == []
+
+
+def transcript(source: str, *texts: str) -> Transcript:
+    segments = [Segment(start=10.0 * n, end=10.0 * n + 9, text=t) for n, t in enumerate(texts)]
+    return Transcript(language="en", duration=60.0, segments=segments, source=source)
+
+
+def test_recognised_speech_marks_a_word_heard_once_and_subtitles_mark_nothing():
+    said = (
+        "Qwenny serves the model well enough.",
+        "One node processes 52.3k Potokans per second.",
+        "Qwenny is fast again today.",
+    )
+    opts = EvidenceOptions(max_tokens=12)  # a unit per sentence
+    heard = build_evidence(transcript("asr", *said), DECK, None, [], opts)
+    marked = {w for u in heard.units for w in u.uncertain}
+    assert marked == {"Potokans"}  # "Qwenny", heard the same way twice, is the speaker's word
+    typed = build_evidence(transcript("subtitles", *said), DECK, None, [], opts)
+    assert not any(u.uncertain for u in typed.units)
