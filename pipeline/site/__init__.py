@@ -38,8 +38,8 @@ from pipeline.library.talks import PublishedTalk, published_talks
 from pipeline.review.decisions import DECISIONS_FILE, Policy
 from pipeline.schema import Contract
 from pipeline.schema.library import Library
+from pipeline.site.about import about_page
 from pipeline.site.pages import (
-    about_page,
     article_page,
     index_page,
     page_path,

@@ -44,44 +44,6 @@ HEADINGS = {
            "the point before the depth. Each answer is written only from the evidence the "
            "article cites, with links to the video time or the slide."},
 }  # fmt: skip
-ABOUT = {
-    "zh": """# 关于本站
-
-本站的文章由开源流水线 talk2article 生成，每一篇都经过同样的步骤：
-
-1. **带时间戳的转写**：用 Whisper 模型把演讲录音转成逐句带时间的文字（或直接读取演讲的字幕）。
-2. **幻灯片分析**：读取 PPTX/PDF 的标题、正文、表格和备注，并判断每一刻屏幕上是哪一页。
-3. **证据与章节结构**：把讲话和幻灯片切成可引用的证据单元，按演讲自己的段落记下每一段的事实，
-   再沿“问题 → 原因 → 机制 → 结果 → 边界”的因果链排出章节。
-4. **写作**：每一段只根据它引用的证据来写，先用演讲的语言写，再翻译成另一种语言。
-5. **审校**：代码逐句检查数字、用词支持度、语言纯度和重复；未通过的段落会重写或换成原话，
-   每篇文章顶部的审稿卡给出结论和理由。
-6. **中英排版与发布**：按中文排版规范处理空格与标点，用 MkDocs Material 构建本站，自动发布。
-
-文中的 `[mm:ss]` 链接跳到视频的对应秒数，`slide N` 链接打开对应的幻灯片。
-""",
-    "en": """# About this site
-
-The articles here are made by the open-source pipeline talk2article, each by the same steps:
-
-1. **Timestamped transcription** of the recording with a Whisper model (or the talk's own
-   subtitles).
-2. **Deck analysis**: titles, text, tables and notes of the PPTX/PDF, and which slide is on
-   screen when.
-3. **Evidence and chapter structure**: speech and slides cut into citable units, the facts of
-   each of the talk's own sections noted, chapters laid along the causal chain (problem →
-   cause → mechanism → results → limits).
-4. **Writing**: each paragraph only from the evidence it cites, first in the talk's language,
-   then translated.
-5. **Review**: code checks every sentence's numbers, support, language and repeats; failing
-   paragraphs are rewritten or replaced by the talk's own words, and the review card at the
-   top of each article gives the verdict and why.
-6. **Bilingual typesetting and publishing**: built with MkDocs Material and published
-   automatically.
-
-`[mm:ss]` links open the video at that second; `slide N` links open that slide.
-""",
-}
 
 
 def page_path(kind: str, slug: str, lang: str) -> str:
@@ -158,10 +120,6 @@ def index_page(h: Holdings, lang: str) -> str:
     if not h.talks:
         return "\n".join([*lines, words["none"], ""])
     return "\n".join(lines + cards(h.talks, lang, "index.md"))
-
-
-def about_page(lang: str) -> str:
-    return ABOUT[lang]
 
 
 def review_card(talk: PublishedTalk, lang: str, page: str) -> list[str]:
