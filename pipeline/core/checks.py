@@ -62,9 +62,10 @@ def differences(check: CheckName, lost: list[str], added: list[str]) -> Sentence
     return SentenceCheck(check=check, passed=not detail, detail=detail)
 
 
-def number_check(text: str, source: str) -> SentenceCheck:
+def number_check(text: str, source: str, context: str = "") -> SentenceCheck:
+    """Every number of the source kept; none the source and its context lack added."""
     lost = missing_numbers(numbers(source), text)
-    return differences("numbers", lost, invented_numbers(text, source))
+    return differences("numbers", lost, invented_numbers(text, f"{source}\n{context}"))
 
 
 def name_check(text: str, source: str, context: str = "") -> SentenceCheck:
@@ -106,9 +107,10 @@ def sentence_check(text: str) -> SentenceCheck:
 
 
 def rewrite_checks(text: str, source: FactSource, lang: str) -> list[SentenceCheck]:
-    """A fact's rewrite against its own source (its slide title may supply a name)."""
+    """A fact's rewrite against its own source (its slide's title or table's header, the
+    same unit, may supply a number or a name)."""
     return [
-        number_check(text, source.text),
+        number_check(text, source.text, source.context),
         name_check(text, source.text, source.context),
         meaning_check(text, source.text),
         language_check(text, lang),

@@ -1,6 +1,7 @@
 """The general sentence checks (pipeline.core.checks)."""
 
-from pipeline.core.checks import grounded_checks, names_of
+from pipeline.core.checks import grounded_checks, names_of, rewrite_checks
+from pipeline.schema import FactSource
 
 
 def test_a_unit_is_no_name():
@@ -21,3 +22,16 @@ def test_grounded_checks_find_only_what_a_sentence_adds():
 def test_a_name_keeps_the_digits_it_starts_with():
     text = "Pluggable backends: Mooncake, 3FS, 5G and B200 at 52.3k and 2.2x"
     assert names_of(text) == ["3FS", "5G", "B200"]
+
+
+def test_a_slide_lines_rewrite_may_take_a_number_from_its_slides_title_and_no_other():
+    line = FactSource(
+        id="s-03.1", unit="s-03", kind="slide", text="Reinforcement learning integration",
+        context="2025 Highlights",
+    )  # fmt: skip
+    numbers = {
+        c.check: c.passed for c in rewrite_checks("In 2025, SGLang integrated RL.", line, "en")
+    }
+    assert numbers["numbers"]
+    moved = rewrite_checks("In 2024, reinforcement learning was integrated.", line, "en")
+    assert not next(c for c in moved if c.check == "numbers").passed
