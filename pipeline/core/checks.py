@@ -108,16 +108,17 @@ def sentence_check(text: str) -> SentenceCheck:
 
 def rewrite_checks(text: str, source: FactSource, lang: str) -> list[SentenceCheck]:
     """A fact's rewrite against its own source (its slide's title or table's header, the
-    same unit, may supply a number or a name)."""
-    return [
+    same unit, may supply a number or a name). What was said is rewritten as a sentence; a
+    slide line or table row may stay a label, listed as the slide lists it."""
+    checks = [
         number_check(text, source.text, source.context),
         name_check(text, source.text, source.context),
         meaning_check(text, source.text),
         language_check(text, lang),
         voice_check(text, lang),
         length_check(text, source.text),
-        sentence_check(text),
     ]
+    return checks if source.kind in ("slide", "table") else [*checks, sentence_check(text)]
 
 
 def grounded_checks(text: str, source: str) -> list[SentenceCheck]:

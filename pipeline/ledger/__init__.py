@@ -1,9 +1,8 @@
 """The sentence ledger (../shared/design.md): the article as a list of sentences, each
 made from one source and checked against that source alone.
 
-    sources.py    the evidence cut into fact sources: a slide line, a table row, a sentence said
-    select.py     which sources an article states, decided in code
-    arrange.py    each chapter's facts, in talk order and in paragraphs
+    arrange.py    each chapter's facts (pipeline.notes: sources, selection), in talk order
+                  and in paragraphs
     rounds.py     sentences written by the model in batches, each answer checked on its own
     facts.py      a fact sentence per source, in the talk's language
     translate.py  each ledger sentence in the other language, house terms written by code

@@ -24,10 +24,12 @@ def line_of(source: FactSource) -> str:
 
 
 def as_said(source: FactSource, lang: str, tries: list[Written] = ()) -> Written:
-    """The source as said or shown stands in, ended as a sentence, marked, with its own
-    checks (a speaker's "I" still shows) and what the model's last answer failed."""
+    """The source as said or shown stands in, marked, with its own checks (a speaker's "I"
+    still shows) and what the model's last answer failed; what was said is ended as a
+    sentence, a slide's label stays a label."""
     text = source.text.rstrip()
-    text = text if text.endswith(SENTENCE_ENDS) else text + ("。" if lang == "zh" else ".")
+    if source.kind not in ("slide", "table") and not text.endswith(SENTENCE_ENDS):
+        text += "。" if lang == "zh" else "."
     return Written(
         text=text,
         checks=rewrite_checks(text, source, lang),
@@ -37,8 +39,14 @@ def as_said(source: FactSource, lang: str, tries: list[Written] = ()) -> Written
 
 
 def fact_sentence(source: FactSource, lang: str, written: Written) -> LedgerSentence:
+    """A fact, or an item where a slide line or table row stays a label (no sentence end)."""
+    label = source.kind in ("slide", "table") and not written.text.endswith(SENTENCE_ENDS)
     return LedgerSentence(
-        id=f"f-{source.id}", kind="fact", source=source.id, units=[source.unit], **{lang: written}
+        id=f"f-{source.id}",
+        kind="item" if label else "fact",
+        source=source.id,
+        units=[source.unit],
+        **{lang: written},
     )
 
 

@@ -67,7 +67,7 @@ class Topic:
     sentences: list[LedgerSentence]
 
     def answer(self, lang: str) -> str:
-        return joined([s.text(lang).text for s in self.sentences], lang)
+        return joined(self.sentences, lang)
 
     def context(self, lang: str) -> str:
         """The answer under its chapter's heading: what a question may speak of."""

@@ -17,13 +17,27 @@ from pipeline.schema.article import (
 from pipeline.schema.base import Contract, StageOutput
 from pipeline.schema.notes import FactSource
 
-SentenceKind = Literal["fact", "lead", "heading", "title", "summary", "question"]
+SentenceKind = Literal["fact", "item", "lead", "heading", "title", "summary", "question"]
 CheckName = Literal["numbers", "names", "meaning", "language", "voice", "length", "sentence"]
 
 
-def joined(sentences: list[str], lang: str) -> str:
-    """Sentences run on as a paragraph: side by side in Chinese, a space apart otherwise."""
-    return ("" if lang == "zh" else " ").join(sentences)
+def joined(sentences: list["LedgerSentence"], lang: str) -> str:
+    """A paragraph: its sentences side by side in Chinese, a space apart otherwise; a run of
+    items (a slide's labels) listed, parted by semicolons and ended as a sentence."""
+    end, part, gap = ("。", "；", "") if lang == "zh" else (".", "; ", " ")
+    pieces: list[str] = []
+    items: list[str] = []
+    for sentence in [*sentences, None]:
+        written = sentence.text(lang) if sentence else None
+        if sentence and sentence.kind == "item":
+            items.append((written.text if written else "").rstrip(" .。;；"))
+            continue
+        if items:
+            pieces.append(part.join(items) + end)
+            items = []
+        if written:
+            pieces.append(written.text)
+    return gap.join(piece for piece in pieces if piece)
 
 
 class SentenceCheck(Contract):
@@ -101,7 +115,7 @@ class Ledger(StageOutput):
 
         def paragraph(ids: list[str]) -> DraftParagraph:
             units = [u for i in ids for u in sentences[i].units]
-            text = joined([said(i) for i in ids], lang)
+            text = joined([sentences[i] for i in ids], lang)
             return DraftParagraph(text=text, citations=list(dict.fromkeys(units)))
 
         chapters = [

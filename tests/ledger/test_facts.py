@@ -13,6 +13,7 @@ from pipeline.ledger.facts import rewrite_facts
 from pipeline.llm.client import EndpointError
 from pipeline.notes.sources import fact_sources
 from pipeline.schema import Evidence, EvidenceUnit
+from pipeline.schema.ledger import joined
 from tests.llm_double import scripted_llm
 
 EVIDENCE = Evidence(
@@ -87,10 +88,10 @@ def test_a_number_can_only_stand_in_the_sentence_of_its_own_source():
     own = {s.id: s.text for s in sources}
     for sentence in ledger:
         assert numbers(sentence.en.text) <= number_forms(own[sentence.source]), sentence
-    assert [s.en.text for s in ledger[3:]] == [
-        own["s-02.2"] + ".",
-        own["s-02.3"] + ".",
-    ]  # 2.2x stays A100's
+    assert [(s.kind, s.en.text) for s in ledger[3:]] == [
+        ("item", own["s-02.2"]),
+        ("item", own["s-02.3"]),
+    ]  # 2.2x stays A100's, each row as shown, a label
     assert [c.check for c in ledger[3].en.rejected][:1] == ["numbers"]  # why, for the reviewer
     assert len(endpoint.requests) == 2  # one batch, asked once more with what failed
     assert (
@@ -115,8 +116,9 @@ def test_garbage_twice_is_a_marked_fallback_and_an_outage_fails():
     sources = fact_sources(EVIDENCE)[2:3]
     llm, _ = scripted_llm(["garbage"] * 6)
     (sentence,) = rewrite_facts(sources, "en", llm, PROMPT, [])
-    # the line as shown stands in, ended as a sentence
-    assert sentence.en.fallback and sentence.en.text == sources[0].text + "."
+    # the line as shown stands in, a label as the slide lists it
+    assert sentence.en.fallback and sentence.en.text == sources[0].text
+    assert sentence.kind == "item"
     llm, _ = scripted_llm(lambda body: httpx.Response(503, json={"error": "down"}))
     with pytest.raises(EndpointError):
         rewrite_facts(sources, "en", llm, PROMPT, [])
@@ -135,3 +137,13 @@ def test_long_speech_is_cut_at_its_clauses_and_a_bare_link_is_no_fact():
     assert [s.id for s in sources] == ["t-00:02:00.0", "t-00:02:00.1"]
     assert all(len(s.text) <= 60 for s in sources) and sources[0].text.endswith("数据，")
     assert "".join(s.text for s in sources).replace("，", "") == said.replace("，", "")
+
+
+def test_a_slide_label_the_model_keeps_as_a_label_is_a_verified_item_listed_by_code():
+    sources = fact_sources(EVIDENCE)[2:]
+    llm, _ = scripted_llm(answering(lambda i, t, _: t.rstrip(".")))  # labels, as shown
+    ledger = rewrite_facts(sources, "en", llm, PROMPT, ["PagedAttention"])
+    assert [(s.kind, s.en.verified) for s in ledger] == [("item", True)] * 3
+    assert joined(ledger, "en") == "; ".join(s.en.text for s in ledger) + "."
+    said = rewrite_facts(fact_sources(EVIDENCE)[:1], "en", llm, PROMPT, [])
+    assert said[0].kind == "fact" and not said[0].en.verified  # speech is said as a sentence
