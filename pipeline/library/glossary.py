@@ -1,6 +1,6 @@
 """The glossary across talks: a page for every deck term that two published articles or
-more use, with the sentence of an article that explains it (cited) and the articles that
-use it.
+more use, with the sentence of an article that explains it (a verified ledger sentence,
+cited, in both languages) and the articles that use it.
 
 A term is a deck term of a talk when its evidence glossary has it (the talk's vocabulary:
 deck and talk.yaml terms). An article explains a term where one of its sentences defines
@@ -15,8 +15,7 @@ import re
 import unicodedata
 
 from pipeline.core import terminology
-from pipeline.core.grounding import split_sentences
-from pipeline.core.text import has_cjk, term_pattern, writing_language
+from pipeline.core.text import has_cjk, term_pattern
 from pipeline.library.talks import PublishedTalk
 from pipeline.schema.library import Explanation, GlossaryTerm
 
@@ -108,35 +107,20 @@ def uses(en: str, zh: str, term: str) -> bool:
     return bool(matches(en, term)) or any(terminology.has_form(zh, f) for f in forms_of(term))
 
 
-def sentence_with(text: str, term: str, defining: bool) -> str | None:
-    """The first sentence of `text` that defines the term (or, unless `defining`, that
-    mentions it)."""
-    for sentence in split_sentences(text):
-        for form in forms_of(term):
-            if defines(sentence, form) or (not defining and matches(sentence, form)):
-                return sentence
-    return None
-
-
 def explanation(talk: PublishedTalk, term: str) -> Explanation | None:
-    """The first paragraph of the talk whose text in the language written first defines
-    the term, with that sentence and the translation's: its sentence that defines or
-    mentions the term, or its whole paragraph (paragraphs are translated one for one,
-    sentences are not)."""
-    first = writing_language(talk.evidence.language)
-    pairs = zip(talk.draft.zh.sections, talk.draft.en.sections, strict=False)
-    for zh_section, en_section in pairs:
-        for zh, en in zip(zh_section.paragraphs, en_section.paragraphs, strict=False):
-            source, other = (zh, en) if first == "zh" else (en, zh)
-            if not (defined := sentence_with(source.text, term, True)):
-                continue
-            translated = (
-                sentence_with(other.text, term, True)
-                or sentence_with(other.text, term, False)
-                or other.text
-            )
-            zh_text, en_text = (defined, translated) if first == "zh" else (translated, defined)
-            return Explanation(slug=talk.slug, zh=zh_text, en=en_text, citations=en.citations)
+    """The article's first fact sentence, verified in both languages, that defines the term
+    in the language written first, with its translation (the ledger's same sentence) and
+    the evidence it cites."""
+    ledger = talk.ledger
+    sentences = ledger.by_id()
+    for sentence_id in ledger.places():
+        sentence = sentences[sentence_id]
+        zh, en = sentence.zh, sentence.en
+        if sentence.kind != "fact" or not (zh and en and zh.verified and en.verified):
+            continue
+        first = sentence.text(ledger.language)
+        if any(defines(first.text, form) for form in forms_of(term)):
+            return Explanation(slug=talk.slug, zh=zh.text, en=en.text, citations=sentence.units)
     return None
 
 

@@ -8,6 +8,7 @@ from pipeline.library.glossary import (
     Articles,
     candidate_terms,
     defines,
+    explanation,
     glossary_of,
     matches,
     term_id,
@@ -69,6 +70,15 @@ def test_the_glossary_holds_the_terms_two_articles_use_and_one_explains(tmp_path
     prefix = glossary["prefix caching"]
     assert prefix.explained.slug == PREFIX and prefix.explained.zh.startswith("前缀缓存")
     assert term_id("KV cache") == "kv-cache"
+
+
+def test_only_a_sentence_verified_in_both_languages_explains_a_term(tmp_path):
+    [basics] = [t for t in shelve(tmp_path / "outputs", tmp_path / "inputs") if t.slug == BASICS]
+    found = explanation(basics, "PagedAttention")
+    assert found.en.startswith("PagedAttention splits") and found.zh.startswith("PagedAttention 把")
+    defining = next(s for s in basics.ledger.sentences if s.en and s.en.text == found.en)
+    defining.zh.fallback = True  # its translation failed its checks: a marked fallback
+    assert explanation(basics, "PagedAttention") is None
 
 
 def test_a_term_two_decks_spell_in_another_number_is_one_term(tmp_path):
