@@ -14,7 +14,7 @@ import jiwer
 from autocorrect_py import lint_for
 
 from pipeline.core import fidelity
-from pipeline.core.checks import stray_latin, voice_check
+from pipeline.core.checks import proper_names, stray_latin, voice_check
 from pipeline.core.grounding import (
     MIN_SUPPORT,
     cited_text,
@@ -243,13 +243,17 @@ def voice_and_latin(draft: Draft, terms: list[str]) -> dict:
     """Sentences written in the speaker's voice ("I", "we", "我们"), in either language,
     and English words a Chinese sentence leaves that are no name and no term kept in Latin
     (the ledger's own checks, counted over the composed article)."""
-    voiced = latin = 0
+    voiced = 0
     for lang, text in (("en", draft.en), ("zh", draft.zh)):
         sentences = [text.title, text.summary, *(s.title for s in text.sections)]
         sentences += [s for p in paragraphs(text) for s in split_sentences(p.text)]
         voiced += sum(not voice_check(s, lang).passed for s in sentences if s)
-        if lang == "zh":
-            latin += sum(len(stray_latin(s, terms)) for s in sentences if s)
+    pairs = [(draft.zh.title, draft.en.title), (draft.zh.summary, draft.en.summary)]
+    pairs += [(z.title, e.title) for z, e in zip(draft.zh.sections, draft.en.sections, strict=True)]
+    pairs += [
+        (z.text, e.text) for z, e in zip(paragraphs(draft.zh), paragraphs(draft.en), strict=True)
+    ]
+    latin = sum(len(stray_latin(z, [*terms, *proper_names(e)])) for z, e in pairs if z)
     return {"speaker_voice_sentences": voiced, "latin_words_in_zh": latin}
 
 

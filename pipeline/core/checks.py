@@ -21,6 +21,7 @@ from pipeline.core.grounding import (
     mentions,
     missing_numbers,
     name_parts,
+    split_sentences,
 )
 from pipeline.core.text import UNIT, has_cjk, numbers, term_pattern
 from pipeline.schema.ledger import CheckName, FactSource, SentenceCheck
@@ -153,6 +154,19 @@ def stray_latin(chinese: str, names: list[str] = ()) -> list[str]:
     ]
 
 
+def proper_names(english: str) -> list[str]:
+    """Words an English text capitalises inside its sentences (Kubernetes, Intel, Slack):
+    names a translation keeps. A title-case line (most words capitalised, as slide labels
+    are) says nothing by its capitals."""
+    found = []
+    for sentence in split_sentences(english):
+        words = WORD.findall(sentence)
+        capitals = [w for w in words[1:] if w[:1].isupper()]
+        if len(capitals) * 2 < len(words):  # a title-case line: mostly capitals
+            found += capitals
+    return list(dict.fromkeys(found))
+
+
 def translated_language_check(text: str, lang: str, names: list[str]) -> SentenceCheck:
     """The right language, and in Chinese no English word left but names and kept terms."""
     if lang != "zh" or not has_cjk(text):
@@ -200,7 +214,7 @@ def translation_checks(text: str, source: str, lang: str, names: list[str]) -> l
         number_check(text, source),
         kept_names_check(text, source, names),
         meaning_check(text, source),
-        translated_language_check(text, lang, names),
+        translated_language_check(text, lang, [*names, *proper_names(source)]),
         voice_check(text, lang),
         translated_length_check(text, source, lang),
     ]

@@ -1,6 +1,6 @@
 """The general sentence checks (pipeline.core.checks)."""
 
-from pipeline.core.checks import grounded_checks, names_of, rewrite_checks
+from pipeline.core.checks import grounded_checks, names_of, rewrite_checks, translation_checks
 from pipeline.schema import FactSource
 
 
@@ -35,3 +35,14 @@ def test_a_slide_lines_rewrite_may_take_a_number_from_its_slides_title_and_no_ot
     assert numbers["numbers"]
     moved = rewrite_checks("In 2024, reinforcement learning was integrated.", line, "en")
     assert not next(c for c in moved if c.check == "numbers").passed
+
+
+def test_a_translation_keeps_the_proper_names_of_its_sentence_and_translates_labels():
+    source = "OME is a Kubernetes operator that serves models on Intel and AMD hardware."
+    kept = translation_checks(
+        "OME 是一个 Kubernetes 算子，在 Intel 和 AMD 硬件上服务模型。", source, "zh", []
+    )
+    assert {c.check: c.passed for c in kept}["language"]
+    label = "Model Deployment Orchestration"  # title case: its capitals name nothing
+    left = translation_checks("模型部署 Orchestration", label, "zh", [])
+    assert {c.check: c.detail for c in left}["language"] == "Orchestration"
