@@ -17,6 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
+from pipeline.core.checks import composed_checks
 from pipeline.core.grounding import (
     is_echo,
     is_fragment,
@@ -25,7 +26,7 @@ from pipeline.core.grounding import (
     wrong_language_sentences,
 )
 from pipeline.core.prompts import REVISE_NOTE, Prompt
-from pipeline.core.text import LANGUAGE_NAMES, TECHNICAL, estimate_tokens, has_cjk, numbers
+from pipeline.core.text import LANGUAGE_NAMES, estimate_tokens, has_cjk, numbers
 from pipeline.llm.client import LLM, InvalidReply
 from pipeline.outline.subtitle import composed_summary, subtitle_terms, with_subtitle
 from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Section, TalkMeta
@@ -210,25 +211,20 @@ def spans(starts: list[int], count: int) -> list[range]:
     return [range(bounds[k], bounds[k + 1]) for k in range(len(starts))]
 
 
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[.+-][A-Za-z0-9]+)*")
-
-
-def unsaid_names(heading: str, sections: list[Section]) -> list[str]:
-    """The names of a heading its chapter's notes and slide titles never say: "sglang的性能
-    与挑战" over notes about vLLM. A name is a word of Latin letters in a Chinese heading, a
-    word of technical spelling (vLLM, FP8) in an English one."""
-    chinese = has_cjk(heading)
-    said = " ".join(
+def what_it_states(sections: list[Section]) -> str:
+    """A chapter's facts and slide titles: what its heading may name."""
+    return "\n".join(
         [*(f.text for s in sections for f in s.facts), *(s.title or "" for s in sections)]
     )
-    said = said.lower()
+
+
+def ungrounded(text: str, said: str, language: str) -> list[str]:
+    """What a heading or summary adds to what it stands over, or where it is off in
+    language or voice (pipeline.core.checks.composed_checks, the ledger's own check)."""
     if not said.strip():
         return []  # nothing to judge by
-    return [
-        w
-        for w in LATIN_WORD.findall(heading)
-        if len(w) >= 2 and (chinese or TECHNICAL.search(w)) and w.lower() not in said
-    ]
+    failed = [c for c in composed_checks(text, said, language) if not c.passed]
+    return [f"{c.check}: {c.detail}" for c in failed]
 
 
 def distinct_terms(terms: Iterable[str]) -> list[str]:
@@ -266,7 +262,7 @@ def chapter_title(
         if ARTICLE_TITLE in found:  # "Technique2: <the talk's title>" names the whole talk
             continue
         chosen = candidate if found else shorter
-        if free(chosen) and not unsaid_names(chosen, sections):
+        if free(chosen) and not ungrounded(chosen, what_it_states(sections), check.language):
             return chosen
     if free(heading := named(sections)):
         return heading
@@ -408,10 +404,7 @@ def heading_namer(
             except InvalidReply:
                 return None
             heading = heading.title.strip().strip("\"'“”「」")
-            found = check.problems(heading)
-            found += [
-                f"names {w}, which the notes never say" for w in unsaid_names(heading, sections)
-            ]
+            found = check.problems(heading) + ungrounded(heading, said, language)
             if support(heading, said) < HEADING_MIN_SUPPORT:
                 found.append("names what the notes do not say")
             if not found:
@@ -460,10 +453,12 @@ def build_outline(
     chapters = plan_chapters(reply, notes, check, named)
     explained = subtitle_terms(title, chapters, notes, evidence, meta)
     summary = reply.summary.strip()
+    said = what_it_states(notes.sections)
     if (
         is_echo(summary, check.prompt_lines)
         or not in_language(summary, language)
         or normal(summary) in normal(title)  # the title said again is no summary
+        or ungrounded(summary, said, language)
     ):
         warnings.append(f"outline: proposed summary {summary!r} rejected")
         summary = composed_summary(explained, language) or first_fact

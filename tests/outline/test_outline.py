@@ -386,6 +386,13 @@ def test_a_heading_or_summary_that_repeats_the_articles_title_is_replaced():
     assert "outline: proposed summary 'Paging the KV cache.' rejected" in outline.warnings
 
 
+def test_a_summary_in_the_speakers_voice_or_naming_what_the_talk_never_says_is_replaced():
+    for said in ("I show how we keep the cache in blocks.", "vLLM keeps the cache in blocks."):
+        outline, _ = outline_with(chapter("sec-01", "Where memory goes", "problem"), summary=said)
+        assert outline.summary != said
+        assert f"outline: proposed summary {said!r} rejected" in outline.warnings
+
+
 def test_a_summary_that_cannot_stand_names_what_the_article_takes_apart():
     from pipeline.outline.subtitle import composed_summary
 
@@ -429,14 +436,14 @@ def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
 
 
 def test_a_heading_naming_what_its_chapter_never_says_is_not_kept():
-    from pipeline.outline import unsaid_names
+    from pipeline.outline import ungrounded, what_it_states
 
-    vllm = [section(7, None, "vLLM 把 KV cache 分成固定大小的块。")]
-    assert unsaid_names("sglang的性能与挑战", vllm) == ["sglang"]
-    assert unsaid_names("vLLM 的性能与挑战", vllm) == []
-    assert unsaid_names("Where FP8 helps", [section(2, "Paging", "The cache is in blocks.")]) == [
-        "FP8"
-    ]
+    vllm = what_it_states([section(7, None, "vLLM 把 KV cache 分成固定大小的块。")])
+    assert ungrounded("sglang的性能与挑战", vllm, "zh") == ["names: not in its source: sglang"]
+    assert ungrounded("vLLM 的性能与挑战", vllm, "zh") == []
+    paging = what_it_states([section(2, "Paging", "The cache is in blocks.")])
+    assert "names: not in its source: FP8" in ungrounded("Where FP8 helps", paging, "en")
+    assert ungrounded("How we page the cache", paging, "en") == ["voice: we"]
     outline, _ = outline_with(
         chapter("sec-01", "Where memory goes", "problem"),
         chapter("sec-02", "How vLLM pages memory", "mechanism"),  # the notes never say vLLM
