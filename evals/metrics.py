@@ -13,19 +13,16 @@ from pathlib import Path
 import jiwer
 from autocorrect_py import lint_for
 
+from evals.text import cited_text, is_dump, keeps_name, kept_terms
 from pipeline.core import fidelity
 from pipeline.core.checks import proper_names, stray_latin, voice_check
 from pipeline.core.grounding import (
     MIN_SUPPORT,
-    cited_text,
     copied_share,
     duplicate_of,
     invented_numbers,
-    is_dump,
     is_echo,
     is_fragment,
-    keeps_name,
-    kept_terms,
     mentions,
     prompt_lines,
     repeated_sentences,

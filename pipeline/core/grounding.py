@@ -30,7 +30,6 @@ from pipeline.core.text import (
     word_parts,
 )
 from pipeline.deck.vocabulary import NAME_ZIPF, zipf
-from pipeline.schema import EvidenceUnit
 
 CHINESE_NUMERALS = [
     set(c) for c in ("零", "一", "二两", "三", "四", "五", "六", "七", "八", "九", "十")
@@ -69,23 +68,6 @@ REPEAT_MIN_WORDS = 6
 REPEAT_MIN_CJK = 10
 NEAR_DUPLICATE_SENTENCE = 90
 CONTAINED = 92
-# A number is misbound when its clause's words score under MIN_SUPPORT against every
-# source fact with the number, and at least BINDING_MARGIN higher against a fact with
-# another number. Clauses end at punctuation and at conjunctions.
-BINDING_CLAUSE = re.compile(
-    r"[,;:()，；：（）、]|\s(?:and|while|but|whereas|versus|vs\.?|compared with)\s|和|与|而|但"
-)
-MIN_BINDING_TOKENS = 2
-MAX_FACT_CHARS = 200  # a longer line is speech, cut into sentences
-BINDING_MARGIN = 0.25
-ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")  # LLMs, GPUs, APIs
-PLURAL_MIN_CHARS = 4  # "Logits" / "logit"; shorter words change meaning with an s
-NUMBERED_WORD = re.compile(r"[A-Za-z]*\d[\w.]*")
-# A sentence over DUMP_MIN_WORDS words (DUMP_MIN_CJK Chinese characters) with this share
-# copied from one slide is the slide's text dumped into prose.
-DUMP_SHARE = 0.8
-DUMP_MIN_WORDS = 20
-DUMP_MIN_CJK = 40
 # A title is a slide fragment when it sits inside a longer line of a slide or of speech.
 FRAGMENT_MIN_WORDS = 3
 FRAGMENT_MIN_CJK = 6
@@ -103,12 +85,6 @@ CLAUSE_END = re.compile(r"(?<=[.;:!?。；：！？])\s*")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
 # Chinese function characters: pairs made only of these carry no content.
 CJK_FUNCTION = set("的了是在和与及或也都就而这那个一些我们你他她它其中以为于对把被将会能要可有没不")
-
-
-def cited_text(ids: list[str], units: dict[str, EvidenceUnit]) -> str:
-    """The text of the cited units, each once and on lines of its own, in citation order;
-    unknown ids are skipped."""
-    return "\n".join(units[i].text for i in dict.fromkeys(ids) if i in units)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -222,10 +198,6 @@ def missing_numbers(expected: set[str], text: str) -> list[str]:
     )
 
 
-def unsupported_sentences(text: str, source: str, minimum: float = MIN_SUPPORT) -> list[str]:
-    return [s for s in split_sentences(text) if support(s, source) < minimum]
-
-
 def invented_numbers(text: str, source: str) -> list[str]:
     """Numbers in `text` that `source` does not have (a rounded 3.1 for 3.14 counts; a
     year written out from "24年" does not)."""
@@ -264,45 +236,6 @@ def is_name(word: str) -> bool:
 def name_parts(term: str) -> list[str]:
     """The words of a term that are names: "KV" of "KV cache", all of "PagedAttention"."""
     return [w for w in term.split() if is_name(w)]
-
-
-def keeps_name(text: str, term: str) -> bool:
-    """Whether Chinese text keeps a term's names in Latin letters as spelled: "KV 缓存"
-    keeps "KV cache"'s name, "GPU 内存" that of "GPU memory"; "分页注意力" loses
-    "PagedAttention"; Chinese has no plural, so "LLM" keeps "LLMs"."""
-
-    def written(word: str) -> bool:
-        return bool(re.search(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", text))
-
-    return all(
-        written(w)
-        or (ACRONYM_PLURAL.fullmatch(w) and has_cjk(text) and written(w[:-1]))
-        or any(written(form) for form in typographic_forms(w))
-        for w in name_parts(term)
-    )
-
-
-def typographic_forms(word: str) -> list[str]:
-    """A word whose only capital is its first ("Logits" of a slide's "Logits Mask") is
-    capitalised by the slide's typography: lower case is the same word, and so is its
-    singular or plural ("logit mask"). Names spelled otherwise (SGLang, A100) are exact."""
-    if not (word[:1].isupper() and word[1:].islower() and word.isalpha()):
-        return []
-    lower = word.lower()
-    if len(lower) < PLURAL_MIN_CHARS:
-        return [lower]
-    other = lower[:-1] if lower.endswith("s") else lower + "s"
-    return [lower, other, other.capitalize()]
-
-
-def kept_terms(terms: list[str]) -> list[str]:
-    """Terms that stay in Latin letters in Chinese text: names and identifiers (KV cache,
-    PagedAttention, vLLM, A100, xgrammar), as the house style writes them: terms with a
-    word of technical spelling, or a word that is no English word at all. Their names are
-    kept; the ordinary words around them may be translated ("KV 缓存"). Ordinary-word terms
-    ("prefix caching", "batching", "pushdown automaton") are translated like any other
-    words."""
-    return [t for t in terms if name_parts(t)]
 
 
 # The reply format our prompts ask for, said back inside a reply ("Slime, 输出 JSON：{，一个
@@ -411,54 +344,3 @@ def repeated_sentences(texts: list[str]) -> list[tuple[int, str]]:
                 found.append((i, sentence))
             said.append(sentence)
     return found
-
-
-def facts_of(source: str) -> list[str]:
-    """What a source binds together: each line (a slide's fact, with its bullet's context),
-    a long one (speech) cut into sentences."""
-    return [
-        fact
-        for line in source.splitlines()
-        for fact in (split_sentences(line) if len(line) > MAX_FACT_CHARS else [line])
-        if fact.strip()
-    ]
-
-
-def binding_words(clause: str) -> str:
-    """The words that say what a clause's numbers measure: its numbers and names with
-    digits taken out ("v0.2", "3x" bind, they do not describe)."""
-    return NUMBERED_WORD.sub(" ", clause)
-
-
-def misbound_numbers(sentence: str, source: str) -> list[str]:
-    """Numbers the sentence gives to what its source says of another number: the words
-    around a number (its clause) are not in any fact of the source that has the number,
-    but are in a fact with another number ("3x ... automatic KV cache reuse in v0.2"
-    where the slide gives 5x to KV cache reuse in v0.1). Precision first: a clause whose
-    words no fact supports is left to the support check."""
-    facts = facts_of(source)
-    found = []
-    for clause in BINDING_CLAUSE.split(sentence):
-        words = binding_words(clause)
-        if len(content_tokens(words)) < MIN_BINDING_TOKENS:
-            continue
-        for number in sorted(numbers(clause)):
-            own = [f for f in facts if number in number_forms(f)]
-            others = [f for f in facts if f not in own and numbers(f)]
-            if not own or not others:
-                continue
-            best_own = max(support(words, f) for f in own)
-            best_other = max(support(words, f) for f in others)
-            if best_own < MIN_SUPPORT <= best_other and best_other - best_own >= BINDING_MARGIN:
-                found.append(number)
-    return list(dict.fromkeys(found))
-
-
-def is_dump(sentence: str, slide: str, lang: str) -> bool:
-    """A long sentence that is mostly the slide's text word for word: bullets strung into
-    prose, not written."""
-    if lang == "zh":
-        long = sum(map(len, CJK_RUN.findall(sentence))) >= DUMP_MIN_CJK
-    else:
-        long = len(sentence.split()) > DUMP_MIN_WORDS
-    return long and copied_share(sentence, slide, lang) >= DUMP_SHARE

@@ -7,16 +7,12 @@ from pipeline.core.grounding import (
     invented_numbers,
     is_echo,
     is_fragment,
-    keeps_name,
-    kept_terms,
     mentions,
-    misbound_numbers,
     missing_numbers,
     pair_support,
     prompt_lines,
     split_sentences,
     support,
-    unsupported_sentences,
     wrong_language_sentences,
 )
 from pipeline.core.prompts import REVISE_NOTE, load_prompt
@@ -30,7 +26,7 @@ UNIT = (
 def test_a_paraphrase_is_supported_and_an_added_benefit_is_not():
     assert support("The KV cache is stored in blocks of 16 tokens.", UNIT) >= 0.5
     added = "This lets AI systems answer complex queries faster for every user."
-    assert unsupported_sentences(f"Blocks hold 16 tokens. {added}", UNIT) == [added]
+    assert support(added, UNIT) < MIN_SUPPORT
 
 
 def test_support_in_chinese_uses_character_pairs():
@@ -99,29 +95,6 @@ def test_a_title_cut_out_of_a_longer_line_is_a_fragment():
     assert not is_fragment("Why reserving memory wastes it", lines)
 
 
-def test_names_and_identifiers_stay_in_latin_letters_ordinary_terms_are_translated():
-    terms = ["KV cache", "PagedAttention", "vLLM", "A100", "xgrammar", "prefix caching", "batching"]
-    assert kept_terms(terms) == ["KV cache", "PagedAttention", "vLLM", "A100", "xgrammar"]
-
-
-def test_chinese_text_keeps_the_names_of_terms():
-    assert keeps_name("把 KV 缓存分成块", "KV cache")
-    assert keeps_name("PagedAttention 把缓存分块", "PagedAttention")
-    assert not keeps_name("分页注意力把缓存分块", "PagedAttention")
-    assert not keeps_name("在 vLLMs 里", "vLLM")
-    assert keeps_name("服务 LLM 的内存压力", "LLMs") and keeps_name("两块 GPU", "GPUs")
-    assert not keeps_name("Serving LLM", "LLMs")  # English has the plural
-    # a capital that is only the slide's typography: the same word in lower case or number
-    assert keeps_name("each step gives a logit mask", "Logits Mask")
-    assert keeps_name("它生成 logits 掩码", "Logits Mask")
-    assert not keeps_name("it gives a mask", "Logits Mask")
-    assert not keeps_name("served by sglang", "SGLang")  # a name's own spelling is exact
-
-
-def test_a_chinese_term_is_no_name_to_keep():
-    assert kept_terms(["预填充", "KV cache", "batching"]) == ["KV cache"]
-
-
 def test_small_numbers_written_out_in_chinese_are_not_missing():
     assert missing_numbers({"1", "2", "16"}, "不到一秒，两个请求，16 个 token") == []
     assert missing_numbers({"1", "16"}, "不到 0.5 秒") == ["1", "16"]
@@ -130,31 +103,6 @@ def test_small_numbers_written_out_in_chinese_are_not_missing():
 def test_a_short_name_is_a_word_not_a_substring():
     assert not mentions("we produce blocks", "UC") and mentions("UC Berkeley", "UC")
     assert mentions("我们用KV cache和预填充", "预填充")
-
-
-RELEASES = (
-    "SGLang releases\n"
-    "v0.1 (July 2024) — 5x higher throughput with automatic KV cache reuse\n"
-    "v0.1 (July 2024) — 3x faster grammar-based constrained decoding\n"
-    "v0.2 (Sept. 2024) — 3x higher throughput with a low-overhead CPU runtime"
-)
-
-
-def test_a_number_given_to_another_numbers_subject_is_misbound():
-    assert misbound_numbers("Automatic KV cache reuse gave 3x higher throughput.", RELEASES) == [
-        "3"
-    ]
-    assert misbound_numbers("It offered automatic KV cache reuse in v0.2.", RELEASES) == ["0.2"]
-
-
-def test_numbers_with_their_own_subjects_are_bound():
-    for sentence in (
-        "v0.1 gave 5x higher throughput through automatic KV cache reuse.",
-        "v0.1 added KV cache reuse (5x higher throughput) and 3x faster constrained decoding.",
-        "In September 2024, v0.2 tripled throughput with a low-overhead CPU runtime.",
-        "Startups save 3 million dollars.",  # unsupported, not misbound: another check's
-    ):
-        assert misbound_numbers(sentence, RELEASES) == [], sentence
 
 
 def test_a_whole_part_of_a_slide_title_is_no_fragment():
