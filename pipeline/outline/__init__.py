@@ -415,6 +415,38 @@ def heading_namer(
     return named
 
 
+def first_fact(notes: Notes) -> str:
+    return next((f.text for s in notes.sections for f in s.facts), "")
+
+
+def title_of(
+    proposed: str, meta: TalkMeta, notes: Notes, check: TitleCheck, warnings: list[str]
+) -> str:
+    """The talk's own title, else the model's if it can stand, else a slide's or a fact."""
+    if meta.title and in_language(meta.title, check.language):
+        return meta.title
+    if not check.problems(proposed):
+        return proposed.strip()
+    warnings.append(f"outline: proposed title {proposed!r} rejected")
+    return meta.title or notes.sections[0].title or first_fact(notes)
+
+
+def summary_of(
+    summary: str, title: str, notes: Notes, check: TitleCheck, warnings: list[str]
+) -> str | None:
+    """The model's summary if it can stand: no prompt echo, the right language, more than
+    the title, and nothing the talk's facts lack (ungrounded)."""
+    if (
+        is_echo(summary, check.prompt_lines)
+        or not in_language(summary, check.language)
+        or normal(summary) in normal(title)  # the title said again is no summary
+        or ungrounded(summary, what_it_states(notes.sections), check.language)
+    ):
+        warnings.append(f"outline: proposed summary {summary!r} rejected")
+        return None
+    return summary
+
+
 def build_outline(
     notes: Notes,
     evidence: Evidence,
@@ -435,15 +467,8 @@ def build_outline(
     )
     reply = llm.complete(rendered, reply_model(ids), MAX_TOKENS)
     check = TitleCheck(evidence, prompt, language)
-    first_fact = next((f.text for s in notes.sections for f in s.facts), "")
-    warnings = []
-    if meta.title and in_language(meta.title, language):
-        title = meta.title
-    elif not check.problems(reply.title):
-        title = reply.title.strip()
-    else:
-        title = meta.title or notes.sections[0].title or first_fact
-        warnings.append(f"outline: proposed title {reply.title!r} rejected")
+    warnings: list[str] = []
+    title = title_of(reply.title, meta, notes, check, warnings)
     proposed = [t.strip().upper() for t in reply.tags if t.strip().isascii()]
     tags = meta.tags or grounded_tags(proposed, evidence)[:3]
     if not meta.tags and len(tags) < len(proposed):
@@ -452,16 +477,8 @@ def build_outline(
     named = heading_namer(llm, heading, title, check) if heading else (lambda _: None)
     chapters = plan_chapters(reply, notes, check, named)
     explained = subtitle_terms(title, chapters, notes, evidence, meta)
-    summary = reply.summary.strip()
-    said = what_it_states(notes.sections)
-    if (
-        is_echo(summary, check.prompt_lines)
-        or not in_language(summary, language)
-        or normal(summary) in normal(title)  # the title said again is no summary
-        or ungrounded(summary, said, language)
-    ):
-        warnings.append(f"outline: proposed summary {summary!r} rejected")
-        summary = composed_summary(explained, language) or first_fact
+    summary = summary_of(reply.summary.strip(), title, notes, check, warnings)
+    summary = summary or composed_summary(explained, language) or first_fact(notes)
     return Outline(
         language=language,
         title=with_subtitle(title, explained),
