@@ -1,71 +1,45 @@
 """The outline stage (outline.json): title, card summary, tags, and chapters as runs of the
-talk's sections, planned by the LLM over the notes (reduce after the notes' map).
+talk's sections, planned by the LLM over what the sections state (the notes).
 
 The model only says where chapters start, what they are called and which causal role
 they play; code keeps them in talk order, covering every section once. A role is kept only
 where the chapter's notes back it (no "results" without a number), and a title that is a
 slide fragment, a sentence, the article's own title, a line of the prompt or in the wrong
 language is replaced (by a slide title, or a heading the model names for that chapter
-alone from its notes, or the names they are about). A title without a subtitle gets one
-in the house style ("main claim: subtitle"), naming the terms its mechanism chapters
-explain.
+alone from its facts, or the names they are about; pipeline.outline.headings). A title
+without a subtitle gets one in the house style ("main claim: subtitle"), naming the terms
+its mechanism chapters explain.
 """
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from pipeline.core.checks import composed_checks
-from pipeline.core.grounding import (
-    is_echo,
-    is_fragment,
-    prompt_lines,
-    support,
-    wrong_language_sentences,
+from pipeline.core.grounding import is_echo, support
+from pipeline.core.prompts import Prompt
+from pipeline.core.text import LANGUAGE_NAMES, numbers
+from pipeline.llm.client import LLM
+from pipeline.outline.headings import (
+    CLOSING,
+    LISTING_TOKENS,
+    MAX_HEADING_CHARS,
+    ROLE_TITLES,
+    TitleCheck,
+    chapter_title,
+    clip,
+    heading_namer,
+    in_language,
+    normal,
+    ungrounded,
+    what_it_states,
 )
-from pipeline.core.prompts import REVISE_NOTE, Prompt
-from pipeline.core.text import LANGUAGE_NAMES, estimate_tokens, has_cjk, numbers
-from pipeline.llm.client import LLM, InvalidReply
 from pipeline.outline.subtitle import composed_summary, subtitle_terms, with_subtitle
 from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Section, TalkMeta
 
 MAX_TOKENS = 700
 MAX_CHAPTERS = 8
 MAX_RUN = 3  # sections a chapter may run over before it is split (at a slide title)
-MAX_TITLE_TOKENS = 16  # about 12 English words or 16 Chinese characters
-# A heading's length in a reply: the grammar the server is given stops the model there, so
-# a heading this long was cut ("… Prefix Caching, and Continu").
-MAX_HEADING_CHARS = 80
-# The notes listing is cut to this, whatever the talk's length (a 60-minute talk has ~60
-# sections), so the prompt stays far inside the context window.
-LISTING_TOKENS = 2400
-ROLE_TITLES = {
-    "en": {
-        "problem": "The problem",
-        "cause": "Why existing approaches fall short",
-        "mechanism": "How it works",
-        "results": "Results",
-        "limits": "Limits",
-        "overview": "Overview",
-    },
-    "zh": {
-        "problem": "问题",
-        "cause": "现有方法为何不够",
-        "mechanism": "机制",
-        "results": "结果",
-        "limits": "局限",
-        "overview": "概述",
-    },
-}
-
-
-def clip(text: str, tokens: int) -> str:
-    estimated = estimate_tokens(text)
-    if estimated <= tokens:
-        return text
-    return text[: max(int(len(text) * tokens / estimated), 1)].rstrip() + "…"
 
 
 def sections_listing(notes: Notes) -> str:
@@ -96,184 +70,10 @@ def reply_model(section_ids: list[str]) -> type[BaseModel]:
     )
 
 
-def in_language(text: str, language: str) -> bool:
-    """Chinese is Chinese prose (names inside it are fine), not an English sentence with
-    one Chinese word ("Huggingface的TGI, sGLang, and LMDeploy are now open-source.")."""
-    if language == "zh" and not has_cjk(text):
-        return False
-    return not wrong_language_sentences(text, language)
-
-
-# A heading that ends as a sentence does, or runs on after a Chinese comma, is a sentence
-# (an English comma may list: "Prefill, decode and the KV cache").
-SENTENCE_END = re.compile(r"[。！？.!?]$|[，；]\s*\S")
-
-
-# A slide title's series label ("Technique2: …", "2025 Highlight: …", "Part 3: …", "第二讲：…")
-# and closing aside ("… (Lower is Better)") belong to the deck's layout, not to a heading.
-SERIES_WORDS = frozenset(
-    {"part", "chapter", "section", "step", "technique", "lesson", "lecture", "module"}
-    | {"topic", "session", "highlight"}
-)
-LABEL = re.compile(r"^\s*([^:：]{1,32}?)\s*[:：]\s*(\S.*)$")
-CHINESE_SERIES = re.compile(r"^第\s*[\d一二三四五六七八九十百]+\s*[章节讲课部分篇]")
-ASIDE = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
-
-
-# The title of a deck's last slide, whatever the chapter under it says.
-CLOSING = re.compile(
-    r"q\s*&\s*a|questions?(?:\s*(?:&|and)\s*answers?)?|thanks?(?: you)?|谢谢|问答|答疑|致谢",
-    re.IGNORECASE,
-)
-
-
-ARTICLE_TITLE = "the article's title"
-# A role's name is what a chapter does in the causal chain, not what it is about: a small
-# model heads chapters "Problem", "Mechanism", "Results" (twice) where the slides had
-# "DeepSeek V3 Optimization" and "Large-Scale Deployment".
-ROLE_WORDS = [w for names in ROLE_TITLES.values() for r, t in names.items() for w in (r, t)]
-ROLE_WORDS += ["cause", "causes", "result", "limit", "solution", "background", "introduction"]
-ROLE_WORDS += ["conclusion", "背景", "原因", "解决方案", "结论"]
-ROLE_NAMES = frozenset(re.sub(r"[\W_]+", "", w.lower()) for w in ROLE_WORDS)
-
-
-class TitleCheck:
-    """Whether a heading can stand: not a cut slide line, not the prompt, right language."""
-
-    def __init__(self, evidence: Evidence, prompt: Prompt, language: str) -> None:
-        self.lines = evidence.lines()
-        self.prompt_lines = prompt_lines([prompt])
-        self.language = language
-        self.article_titles: set[str] = set()  # a chapter's heading is not the article's
-        self.speaker_names: set[str] = set()  # nor the speaker
-
-    def taking(self, *titles: str | None, speaker: str | None = None) -> "TitleCheck":
-        """The check, from now on refusing the article's own title as a heading, and the
-        speaker's name or a part of it ("Yineng" for "Yineng Zhang")."""
-        self.article_titles |= {normal(t) for t in titles if t}
-        names = re.findall(r"\b[A-Z][a-z]+\b", speaker or "")
-        self.speaker_names |= {normal(n) for n in [*names, " ".join(names)] if n}
-        return self
-
-    def problems(self, title: str) -> list[str]:
-        found = []
-        if is_fragment(title, self.lines):
-            found.append("a fragment of a slide or sentence")
-        if is_echo(title, self.prompt_lines):
-            found.append("repeats the prompt")
-        if not in_language(title, self.language):
-            found.append(f"not in {LANGUAGE_NAMES[self.language]}")
-        if len(title) >= MAX_HEADING_CHARS:
-            found.append("cut off at the reply's length limit")
-        if estimate_tokens(title) > MAX_TITLE_TOKENS:
-            found.append("too long for a heading")  # a copied line of the notes listing
-        if CLOSING.fullmatch(title.strip(" !.?！。？")):
-            found.append("a closing slide's title")  # over the talk's last points
-        if normal(title) in ROLE_NAMES:
-            found.append("a role's name, not what the chapter is about")
-        if normal(title) in self.speaker_names:
-            found.append("the speaker's name, not what the chapter is about")
-        if normal(title) in self.article_titles:
-            found.append(ARTICLE_TITLE)  # names the whole talk, not one chapter
-        if SENTENCE_END.search(title.strip()):
-            found.append("a sentence, not a heading")
-        return found
-
-
-def normal(text: str) -> str:
-    """Lower case, without punctuation or spaces: a title said again is the same title."""
-    return re.sub(r"[\W_]+", "", text.lower())
-
-
-def is_series_label(label: str) -> bool:
-    """A series word and a number ("Technique2", "2025 Highlight", "Part 3"); "Llama3" is a
-    name, not a label."""
-    if CHINESE_SERIES.match(label):
-        return True
-    words = re.findall(r"[A-Za-z]+", label.lower())
-    has_number = bool(re.search(r"\d", label))
-    return has_number and any(w.rstrip("s") in SERIES_WORDS for w in words)
-
-
-def heading_of(title: str) -> str:
-    """A slide title as a heading: its series label and closing aside left out, when what
-    remains still names something."""
-    title = ASIDE.sub("", title).strip() or title
-    label = LABEL.match(title)
-    if label and is_series_label(label[1]) and len(label[2].strip()) >= 4:
-        return label[2].strip()
-    return title
-
-
 def spans(starts: list[int], count: int) -> list[range]:
     """Chapter k runs from its start to the next chapter's start."""
     bounds = [*starts, count]
     return [range(bounds[k], bounds[k + 1]) for k in range(len(starts))]
-
-
-def what_it_states(sections: list[Section]) -> str:
-    """A chapter's facts and slide titles: what its heading may name."""
-    return "\n".join(
-        [*(f.text for s in sections for f in s.facts), *(s.title or "" for s in sections)]
-    )
-
-
-def ungrounded(text: str, said: str, language: str) -> list[str]:
-    """What a heading or summary adds to what it stands over, or where it is off in
-    language or voice (pipeline.core.checks.composed_checks, the ledger's own check)."""
-    if not said.strip():
-        return []  # nothing to judge by
-    failed = [c for c in composed_checks(text, said, language) if not c.passed]
-    return [f"{c.check}: {c.detail}" for c in failed]
-
-
-def distinct_terms(terms: Iterable[str]) -> list[str]:
-    """The terms in order, without one that is part of an earlier one or has it as its
-    part: "SGLang and SGLang Core Maintainer" heads nothing."""
-    kept: list[str] = []
-    for term in terms:
-        if not any(normal(term) in normal(k) or normal(k) in normal(term) for k in kept):
-            kept.append(term)
-    return kept
-
-
-def chapter_title(
-    title: str,
-    sections: list[Section],
-    role,
-    check: TitleCheck,
-    named: Callable[[list[Section]], str | None] = lambda _: None,
-    taken: frozenset[str] = frozenset(),
-) -> str | None:
-    """The model's heading if it can stand and names only what its chapter says; else a
-    whole slide title of the chapter (a heading the speaker chose), a heading `named` for
-    the chapter alone, or the names its notes are about; None when nothing fits (the
-    chapter then joins the one before: "Part 4" and "Mechanism" name nothing). No
-    heading of `taken` (an earlier chapter's, in normal()'s form) heads a second one."""
-
-    def free(heading: str | None) -> bool:
-        return bool(heading) and normal(heading) not in taken
-
-    for candidate in [title.strip(), *(s.title for s in sections if s.title)]:
-        if check.problems(candidate):
-            continue
-        shorter = heading_of(candidate)  # a heading of its own, unless that reads as a cut
-        found = check.problems(shorter)
-        if ARTICLE_TITLE in found:  # "Technique2: <the talk's title>" names the whole talk
-            continue
-        chosen = candidate if found else shorter
-        if free(chosen) and not ungrounded(chosen, what_it_states(sections), check.language):
-            return chosen
-    if free(heading := named(sections)):
-        return heading
-    terms = distinct_terms(t for s in sections for t in s.terms)
-    joint = "与" if check.language == "zh" else " and "
-    for named in (joint.join(terms[:2]), *terms[:1]):
-        if free(named) and not check.problems(named):
-            return named
-    # A role's name ("机制") heads nothing a reader can find: the chapter joins the one
-    # before (the first is the talk's overview).
-    return None
 
 
 def joined_repeats(by_start: dict) -> None:
@@ -365,54 +165,6 @@ def grounded_tags(tags: list[str], evidence: Evidence) -> list[str]:
     duty "KV CACHE" (the prompt's example) unless held to the talk's own words."""
     said = "\n".join(evidence.lines())
     return [tag for tag in tags if support(tag, said) == 1.0]
-
-
-class HeadingReply(BaseModel):
-    title: str = Field(min_length=2, max_length=MAX_HEADING_CHARS)
-
-
-HEADING_SIZES = {"zh": "4 to 14 Chinese characters", "en": "2 to 8 words"}
-HEADING_MAX_TOKENS = 60
-# A heading named for one chapter says what its notes say: this share of its words at least.
-HEADING_MIN_SUPPORT = 0.5
-
-
-def heading_namer(
-    llm: LLM, prompt: Prompt, title: str, check: TitleCheck
-) -> Callable[[list[Section]], str | None]:
-    """Names a chapter from its notes alone, when the plan's heading cannot stand: a small
-    model planning a long talk at once heads chapters with a note copied whole; asked for
-    one heading at a time it names the topic. A heading that fails the checks twice is
-    none."""
-    language = check.language
-
-    def named(sections: list[Section]) -> str | None:
-        said = "\n".join(f.text for s in sections for f in s.facts)
-        if not said:
-            return None
-        revise = ""
-        for variant in (0, 1):
-            rendered = prompt.render(
-                title=title,
-                notes=clip(said, LISTING_TOKENS // 4),
-                language=LANGUAGE_NAMES[language],
-                size=HEADING_SIZES[language],
-                revise=revise,
-            )
-            try:
-                heading = llm.complete(rendered, HeadingReply, HEADING_MAX_TOKENS, variant)
-            except InvalidReply:
-                return None
-            heading = heading.title.strip().strip("\"'“”「」")
-            found = check.problems(heading) + ungrounded(heading, said, language)
-            if support(heading, said) < HEADING_MIN_SUPPORT:
-                found.append("names what the notes do not say")
-            if not found:
-                return heading
-            revise = REVISE_NOTE.format(findings="; ".join(found))
-        return None
-
-    return named
 
 
 def first_fact(notes: Notes) -> str:

@@ -21,7 +21,7 @@ from pipeline.core.grounding import (
 )
 from pipeline.core.prompts import Prompt
 from pipeline.core.text import other_language, shorten
-from pipeline.outline import ROLE_NAMES, normal
+from pipeline.outline.headings import ROLE_NAMES, normal
 from pipeline.review.card import review_card
 from pipeline.schema import (
     Check,

@@ -1,7 +1,8 @@
 import json
 
 from pipeline.core.prompts import load_prompt
-from pipeline.outline import build_outline, heading_of
+from pipeline.outline import build_outline
+from pipeline.outline.headings import heading_of
 from pipeline.schema import Evidence, EvidenceUnit, FactSource, Notes, Section, TalkMeta
 from tests.llm_double import scripted_llm
 
@@ -271,7 +272,7 @@ def test_a_slide_titles_series_label_and_aside_are_left_out_of_its_heading():
 
 
 def test_a_label_stays_when_the_title_without_it_reads_as_a_cut():
-    from pipeline.outline import TitleCheck, chapter_title
+    from pipeline.outline.headings import TitleCheck, chapter_title
 
     evidence = Evidence(
         units=[EvidenceUnit(id="t-1", kind="transcript", text="Topics: Where memory goes, and why")]
@@ -349,7 +350,7 @@ def test_a_long_chapter_of_a_talk_without_slides_is_split_at_its_middle_and_name
 
 
 def test_the_speakers_name_is_no_heading():
-    from pipeline.outline import TitleCheck
+    from pipeline.outline.headings import TitleCheck
 
     check = TitleCheck(EVIDENCE, load_prompt("outline"), "en").taking(speaker="Ada Lindqvist")
     assert check.problems("Ada Lindqvist") and check.problems("Lindqvist")
@@ -357,7 +358,7 @@ def test_the_speakers_name_is_no_heading():
 
 
 def test_a_heading_cut_at_the_replys_length_limit_is_not_kept():
-    from pipeline.outline import MAX_HEADING_CHARS, TitleCheck
+    from pipeline.outline.headings import MAX_HEADING_CHARS, TitleCheck
 
     cut = "GPU Memory Limitations: Fixing with KV-Cache Paging, Prefix Caching, and Continu"
     assert len(cut) == MAX_HEADING_CHARS
@@ -367,7 +368,7 @@ def test_a_heading_cut_at_the_replys_length_limit_is_not_kept():
 
 
 def test_a_series_label_does_not_hide_the_talks_own_title_as_a_heading():
-    from pipeline.outline import TitleCheck, chapter_title
+    from pipeline.outline.headings import TitleCheck, chapter_title
 
     check = TitleCheck(EVIDENCE, load_prompt("outline"), "en").taking("Where memory goes")
     assert chapter_title("Technique2: Where memory goes", [], "problem", check) is None
@@ -436,7 +437,7 @@ def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
 
 
 def test_a_heading_naming_what_its_chapter_never_says_is_not_kept():
-    from pipeline.outline import ungrounded, what_it_states
+    from pipeline.outline.headings import ungrounded, what_it_states
 
     vllm = what_it_states([section(7, None, "vLLM 把 KV cache 分成固定大小的块。")])
     assert ungrounded("sglang的性能与挑战", vllm, "zh") == ["names: not in its source: sglang"]
