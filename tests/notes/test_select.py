@@ -39,3 +39,11 @@ def test_speech_with_a_word_recognition_may_have_misheard_is_not_built_upon():
     heard = source(8, "One node processes 52.3k Potokans per second.")
     heard = heard.model_copy(update={"uncertain": ["Potokans"]})
     assert heard not in select_facts([*SOURCES, heard], ["PagedAttention"])
+
+
+def test_a_spoken_aside_names_and_measures_nothing_and_is_no_fact():
+    asides = ["这节课我录了三遍真不容易", "觉得有用的话记得点赞", "please like and subscribe"]
+    content = ["PagedAttention 用 block table 管理显存", "这个 kernel 的 ping-pong 调度"]
+    said = [source(n, text) for n, text in enumerate(asides + content, start=10)]
+    kept = select_facts(said, ["PagedAttention"])
+    assert [s.text for s in kept] == content
