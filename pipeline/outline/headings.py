@@ -219,16 +219,18 @@ def chapter_title(
     named: Callable[[list[Section]], str | None] = lambda _: None,
     taken: frozenset[str] = frozenset(),
 ) -> str | None:
-    """The model's heading if it can stand and names only what its chapter says; else a
-    whole slide title of the chapter (a heading the speaker chose), a heading `named` for
-    the chapter alone, or the names its notes are about; None when nothing fits (the
-    chapter then joins the one before: "Part 4" and "Mechanism" name nothing). No
-    heading of `taken` (an earlier chapter's, in normal()'s form) heads a second one."""
+    """A whole slide title of the chapter (a heading the speaker chose for what it holds)
+    if one can stand; else the model's heading if it can and names only what its chapter
+    says (a model planning the whole talk at once may give a chapter its neighbour's
+    heading), a heading `named` for the chapter alone, or the names its facts are about;
+    None when nothing fits (the chapter then joins the one before: "Part 4" and
+    "Mechanism" name nothing). No heading of `taken` (an earlier chapter's, in normal()'s
+    form) heads a second one."""
 
     def free(heading: str | None) -> bool:
         return bool(heading) and normal(heading) not in taken
 
-    for candidate in [title.strip(), *(s.title for s in sections if s.title)]:
+    for candidate in [*(s.title for s in sections if s.title), title.strip()]:
         if check.problems(candidate):
             continue
         shorter = heading_of(candidate)  # a heading of its own, unless that reads as a cut
