@@ -43,7 +43,10 @@ MEASURE = re.compile(rf"\d+(?:\.\d+)?[KMBTkx]?|{UNIT}")
 NAME_WORD = re.compile(rf"(?<![\w.])\d*(?:{WORD.pattern})")
 # The speaker speaking: the article speaks of the talk, never as its speaker.
 FIRST_PERSON = {
-    "en": re.compile(r"\b(?:I|I'm|I've|I'll|me|my|we|we're|we've|we'll|us|our|ours)\b", re.I),
+    # a pronoun, not a letter of a compound ("I/O", "TCP/IP") nor the country ("US")
+    "en": re.compile(
+        r"(?<!/)\b(?!US\b)(?i:I|I'm|I've|I'll|me|my|we|we're|we've|we'll|us|our|ours)\b(?!/)"
+    ),
     "zh": re.compile(r"我们|咱们|我"),
 }
 

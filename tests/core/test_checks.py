@@ -1,6 +1,12 @@
 """The general sentence checks (pipeline.core.checks)."""
 
-from pipeline.core.checks import grounded_checks, names_of, rewrite_checks, translation_checks
+from pipeline.core.checks import (
+    grounded_checks,
+    names_of,
+    rewrite_checks,
+    translation_checks,
+    voice_check,
+)
 from pipeline.schema import FactSource
 
 
@@ -46,3 +52,10 @@ def test_a_translation_keeps_the_proper_names_of_its_sentence_and_translates_lab
     label = "Model Deployment Orchestration"  # title case: its capitals name nothing
     left = translation_checks("模型部署 Orchestration", label, "zh", [])
     assert {c.check: c.detail for c in left}["language"] == "Orchestration"
+
+
+def test_the_speakers_voice_is_a_pronoun_not_a_letter_of_a_compound_or_the_country():
+    for written in ("GPU-assisted I/O hides latency.", "Made in the US.", "TCP/IP traffic."):
+        assert voice_check(written, "en").passed, written
+    for said in ("I think so.", "We keep it.", "It gives us 2x."):
+        assert not voice_check(said, "en").passed, said
