@@ -159,14 +159,13 @@ def stray_latin(chinese: str, names: list[str] = ()) -> list[str]:
 
 def proper_names(english: str) -> list[str]:
     """Words an English text capitalises inside its sentences (Kubernetes, Intel, Slack):
-    names a translation keeps. A title-case line (most words capitalised, as slide labels
-    are) says nothing by its capitals."""
+    names a translation keeps. A title-case line (no word of four letters or more in lower
+    case, as slide labels are written) says nothing by its capitals."""
     found = []
     for sentence in split_sentences(english):
         words = WORD.findall(sentence)
-        capitals = [w for w in words[1:] if w[:1].isupper()]
-        if len(capitals) * 2 < len(words):  # a title-case line: mostly capitals
-            found += capitals
+        if any(len(w) >= 4 and w.islower() for w in words):  # prose, not a title
+            found += [w for w in words[1:] if w[:1].isupper()]
     return list(dict.fromkeys(found))
 
 

@@ -3,6 +3,7 @@
 from pipeline.core.checks import (
     grounded_checks,
     names_of,
+    proper_names,
     rewrite_checks,
     translation_checks,
     voice_check,
@@ -59,3 +60,10 @@ def test_the_speakers_voice_is_a_pronoun_not_a_letter_of_a_compound_or_the_count
         assert voice_check(written, "en").passed, written
     for said in ("I think so.", "We keep it.", "It gives us 2x."):
         assert not voice_check(said, "en").passed, said
+
+
+def test_a_sentence_listing_names_keeps_them_a_title_case_label_names_nothing():
+    assert proper_names("Adopted by Ant Group, Novita AI and others.") == [
+        "Ant", "Group", "Novita", "AI",
+    ]  # fmt: skip
+    assert proper_names("Hierarchical KV Caching Integration") == []
