@@ -157,16 +157,37 @@ def stray_latin(chinese: str, names: list[str] = ()) -> list[str]:
     ]
 
 
+def is_title_case(line: str) -> bool:
+    """A line written in title case, as slide labels are: no word of four letters or more
+    in lower case ("Hierarchical KV Caching Integration")."""
+    words = WORD.findall(line)
+    return bool(words) and not any(len(w) >= 4 and w.islower() for w in words)
+
+
 def proper_names(english: str) -> list[str]:
     """Words an English text capitalises inside its sentences (Kubernetes, Intel, Slack):
-    names a translation keeps. A title-case line (no word of four letters or more in lower
-    case, as slide labels are written) says nothing by its capitals."""
+    names a translation keeps. A title-case line says nothing by its capitals."""
     found = []
     for sentence in split_sentences(english):
-        words = WORD.findall(sentence)
-        if any(len(w) >= 4 and w.islower() for w in words):  # prose, not a title
-            found += [w for w in words[1:] if w[:1].isupper()]
+        if not is_title_case(sentence):
+            found += [w for w in WORD.findall(sentence)[1:] if w[:1].isupper()]
     return list(dict.fromkeys(found))
+
+
+def sentence_case(line: str) -> str:
+    """A title-case line with its ordinary words in lower case, its names as written
+    ("Hierarchical KV caching integration"): what a small model then translates rather
+    than keeps, taking every capitalised word for a name."""
+    if not is_title_case(line):
+        return line
+    words = list(WORD.finditer(line))
+    out, done = [], 0
+    for n, match in enumerate(words):
+        word = match.group()
+        lower = n > 0 and word[:1].isupper() and word[1:].islower() and not is_name(word)
+        out += [line[done : match.start()], word.lower() if lower else word]
+        done = match.end()
+    return "".join(out) + line[done:]
 
 
 def translated_language_check(text: str, lang: str, names: list[str]) -> SentenceCheck:

@@ -3,13 +3,14 @@ batches (pipeline.ledger.rounds), the house terminology written by code, and eve
 translation checked against the sentence it translates alone (numbers, names kept,
 meaning, no English word left in Chinese but names and kept terms, voice, length). Two
 failed answers leave the one with fewer failures, marked as a fallback: a sentence is
-small enough to mark, so there is no chain of smaller pieces to fall back to.
+small enough to mark, so there is no chain of smaller pieces to fall back to. An English
+title-case label is given in sentence case (a small model keeps every capitalised word).
 """
 
 from functools import partial
 
 from pipeline.core import terminology
-from pipeline.core.checks import translation_checks
+from pipeline.core.checks import sentence_case, translation_checks
 from pipeline.core.prompts import Prompt
 from pipeline.ledger.rounds import Job, written
 from pipeline.llm.client import LLM
@@ -53,7 +54,7 @@ def translate_sentences(
         jobs.append(
             Job(
                 id=sentence.id,
-                line=source,
+                line=sentence_case(source) if source_lang == "en" else source,
                 check=partial(checked, source=source, lang=target_lang, names=names),
                 fallback=partial(best_try, lang=target_lang, names=names),
             )

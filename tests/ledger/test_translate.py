@@ -65,3 +65,13 @@ def test_a_name_inside_a_house_term_is_kept_by_the_terms_chinese_form():
     assert kept_names_check("KV 缓存在连续批处理下占用显存。", source, names).passed
     lost = kept_names_check("缓存在连续批处理下占用内存。", source, names)
     assert not lost.passed and "GPU" in lost.detail and "KV" in lost.detail
+
+
+def test_a_title_case_label_is_given_to_the_model_in_sentence_case():
+    label = LedgerSentence(
+        id="h-1", kind="heading", en=Written(text="Hierarchical KV Caching Integration")
+    )
+    llm, endpoint = scripted_llm(answering({"h-1": "分层 KV 缓存集成"}))
+    [done] = translate_sentences([label], "en", "zh", llm, PROMPT, [])
+    assert "[h-1] Hierarchical KV caching integration" in endpoint.user_messages()[0]
+    assert done.zh.verified and done.en.text == "Hierarchical KV Caching Integration"
