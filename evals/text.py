@@ -3,11 +3,11 @@ slide text strung into prose, and names kept in Latin letters in Chinese."""
 
 import re
 
+from pipeline.core.checks import ACRONYM_PLURAL
 from pipeline.core.grounding import CJK_RUN, copied_share, name_parts
 from pipeline.core.text import has_cjk
 from pipeline.schema import EvidenceUnit
 
-ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")  # LLMs, GPUs, APIs
 PLURAL_MIN_CHARS = 4  # "Logits" / "logit"; shorter words change meaning with an s
 # A sentence over DUMP_MIN_WORDS words (DUMP_MIN_CJK Chinese characters) with this share
 # copied from one slide is the slide's text dumped into prose.

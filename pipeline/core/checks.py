@@ -198,6 +198,14 @@ def translated_language_check(text: str, lang: str, names: list[str]) -> Sentenc
     return SentenceCheck(check="language", passed=not left, detail=", ".join(left))
 
 
+ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")  # LLMs, GPUs, APIs
+
+
+def singular_kept(name: str, text: str) -> bool:
+    """Chinese has no plural: "LLM" in a Chinese sentence keeps the source's "LLMs"."""
+    return bool(ACRONYM_PLURAL.fullmatch(name)) and has_cjk(text) and mentions(text, name[:-1])
+
+
 def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceCheck:
     """A translation keeps the source's names as written: words of technical spelling, and
     of the talk's own `names` it uses a one-word name ("slime", an English word and a
@@ -212,7 +220,7 @@ def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceC
 
     def kept(name: str) -> bool:
         parts = name_parts(name) or ([name] if " " not in name else [])
-        if all(mentions(text, part) for part in parts):
+        if all(mentions(text, part) or singular_kept(part, text) for part in parts):
             return True
         return any(mentions(t.en, name) and terminology.in_house_form(t.en, text) for t in house)
 

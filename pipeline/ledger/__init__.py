@@ -78,9 +78,11 @@ def stated(planned: PlannedChapter, facts: dict[str, LedgerSentence], lang: str)
         for fact in paragraph:
             if fact.kind in ("slide", "table") or not facts[fact.id].text(lang).fallback:
                 kept.append(facts[fact.id])
-            else:
+            else:  # the line stands as shown, with what the speech's rewrite failed
+                failed = facts[fact.id].text(lang).rejected
                 spares = planned.spares.get(fact.id, [])
-                kept += [fact_sentence(s, lang, as_said(s, lang)) for s in spares]
+                shown = [as_said(s, lang).model_copy(update={"rejected": failed}) for s in spares]
+                kept += [fact_sentence(s, lang, w) for s, w in zip(spares, shown, strict=True)]
         paragraphs += [kept] if kept else []
     return paragraphs
 

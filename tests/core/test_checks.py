@@ -2,6 +2,7 @@
 
 from pipeline.core.checks import (
     grounded_checks,
+    kept_names_check,
     names_of,
     proper_names,
     rewrite_checks,
@@ -67,3 +68,9 @@ def test_a_sentence_listing_names_keeps_them_a_title_case_label_names_nothing():
         "Ant", "Group", "Novita", "AI",
     ]  # fmt: skip
     assert proper_names("Hierarchical KV Caching Integration") == []
+
+
+def test_chinese_keeps_an_acronyms_plural_as_its_singular():
+    source = "Serving LLMs on GPUs."
+    assert kept_names_check("在 GPU 上服务 LLM。", source, []).passed
+    assert not kept_names_check("在 GPU 上服务模型。", source, []).passed

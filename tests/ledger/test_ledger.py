@@ -157,3 +157,4 @@ def test_a_slide_line_said_whole_gives_way_to_speech_and_stands_in_when_it_fails
     # the speaker's "I" fails twice: the speech goes, the slide line stands as shown, marked
     first = ledger.by_id()[ledger.chapters[0].paragraphs[0].sentences[0]]
     assert first.source == "s-02.0" and first.en.text == line and first.en.fallback
+    assert [c.check for c in first.en.rejected] == ["voice"]  # why: the speech's failure
