@@ -118,7 +118,7 @@ def split_long_runs(by_start: dict, notes: Notes) -> None:
         if not cuts:
             return
         *_, k, start = min(cuts)
-        update = {"first_section": sections[k].id, "title": sections[k].title}
+        update = {"first_section": sections[k].id, "title": sections[k].title or ""}
         by_start[k] = by_start[start].model_copy(update=update)
 
 

@@ -21,7 +21,7 @@ EVIDENCE = Evidence(
 )
 
 
-def section(n: int, title: str, *statements: str) -> Section:
+def section(n: int, title: str | None, *statements: str) -> Section:
     unit = f"s-0{n}"
     facts = [
         FactSource(id=f"{unit}.{k}", unit=unit, kind="slide", text=s)
@@ -345,8 +345,8 @@ def test_a_long_chapter_of_a_talk_without_slides_is_split_at_its_middle_and_name
     notes = Notes(
         language="en",
         sections=[
-            section(n, "", f"{topic} is explained here.") for n, topic in enumerate(topics, 1)
-        ],
+            section(n, None, f"{topic} is explained here.") for n, topic in enumerate(topics, 1)
+        ],  # subtitles: no slide titles at all
     )
     replies = [plan(chapter("sec-01", "Serving the cache", "mechanism"))]
     llm, _ = scripted_llm([*replies, json.dumps({"title": "Offloading and routing"})])
