@@ -34,7 +34,12 @@ from pipeline.outline.headings import (
     ungrounded,
     what_it_states,
 )
-from pipeline.outline.subtitle import composed_summary, subtitle_terms, with_subtitle
+from pipeline.outline.subtitle import (
+    chapters_summary,
+    composed_summary,
+    subtitle_terms,
+    with_subtitle,
+)
 from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Section, TalkMeta
 
 MAX_TOKENS = 700
@@ -167,20 +172,30 @@ def grounded_tags(tags: list[str], evidence: Evidence) -> list[str]:
     return [tag for tag in tags if support(tag, said) == 1.0]
 
 
+def tags_of(proposed: list[str], meta: TalkMeta, evidence: Evidence, warnings: list[str]):
+    """The talk's own tags, else the model's that the talk says or shows (up to three)."""
+    upper = [t.strip().upper() for t in proposed if t.strip().isascii()]
+    tags = meta.tags or grounded_tags(upper, evidence)[:3]
+    if not meta.tags and len(tags) < len(upper):
+        warnings.append(f"outline: tags the talk never mentions dropped: {upper}")
+    return tags
+
+
 def first_fact(notes: Notes) -> str:
     return next((f.text for s in notes.sections for f in s.facts), "")
 
 
 def title_of(
     proposed: str, meta: TalkMeta, notes: Notes, check: TitleCheck, warnings: list[str]
-) -> str:
-    """The talk's own title, else the model's if it can stand, else a slide's or a fact."""
+) -> str | None:
+    """The talk's own title, else the model's if it can stand, else its first slide's;
+    None when there is none (the first chapter's heading is then the title)."""
     if meta.title and in_language(meta.title, check.language):
         return meta.title
     if not check.problems(proposed):
         return proposed.strip()
     warnings.append(f"outline: proposed title {proposed!r} rejected")
-    return meta.title or notes.sections[0].title or first_fact(notes)
+    return meta.title or notes.sections[0].title
 
 
 def summary_of(
@@ -208,7 +223,7 @@ def build_outline(
     heading: Prompt | None = None,
 ) -> Outline:
     """The plan of the article; `heading` (the outline_heading prompt) names a chapter
-    whose planned heading cannot stand, from its notes alone."""
+    whose planned heading cannot stand, from its facts alone."""
     language = notes.language
     ids = [s.id for s in notes.sections]
     rendered = prompt.render(
@@ -221,16 +236,15 @@ def build_outline(
     check = TitleCheck(evidence, prompt, language)
     warnings: list[str] = []
     title = title_of(reply.title, meta, notes, check, warnings)
-    proposed = [t.strip().upper() for t in reply.tags if t.strip().isascii()]
-    tags = meta.tags or grounded_tags(proposed, evidence)[:3]
-    if not meta.tags and len(tags) < len(proposed):
-        warnings.append(f"outline: tags the talk never mentions dropped: {proposed}")
+    tags = tags_of(reply.tags, meta, evidence, warnings)
     check = check.taking(title, meta.title, speaker=meta.speaker)
-    named = heading_namer(llm, heading, title, check) if heading else (lambda _: None)
+    named = heading_namer(llm, heading, title or "", check) if heading else (lambda _: None)
     chapters = plan_chapters(reply, notes, check, named)
+    title = title or chapters[0].title
     explained = subtitle_terms(title, chapters, notes, evidence, meta)
     summary = summary_of(reply.summary.strip(), title, notes, check, warnings)
-    summary = summary or composed_summary(explained, language) or first_fact(notes)
+    covered = chapters_summary([c.title for c in chapters if c.title != title][:3], language)
+    summary = summary or composed_summary(explained, language) or covered or first_fact(notes)
     return Outline(
         language=language,
         title=with_subtitle(title, explained),

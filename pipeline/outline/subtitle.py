@@ -87,3 +87,12 @@ def composed_summary(terms: list[str], language: str) -> str:
     if language == "zh":
         return f"本文拆解 {listed(terms, chinese=True)}。"
     return f"The article takes apart {listed(terms, chinese=False)}."
+
+
+def chapters_summary(headings: list[str], language: str) -> str:
+    """The card's sentence when there are no terms to name: the chapters, in order."""
+    if not headings:
+        return ""
+    if language == "zh":
+        return f"本文依次讲：{'；'.join(headings)}。"
+    return f"The article covers, in order: {'; '.join(headings)}."

@@ -393,7 +393,8 @@ def test_a_heading_or_summary_that_repeats_the_articles_title_is_replaced():
         summary="Paging the KV cache.",
     )
     assert outline.chapters[0].title == "Why memory is wasted"  # its slide's title
-    assert outline.summary == "Reserving the maximum length wastes 60 to 80 percent."
+    # no terms to name: the chapters it covers, in order
+    assert outline.summary == "The article covers, in order: Why memory is wasted; Paging."
     assert "outline: proposed summary 'Paging the KV cache.' rejected" in outline.warnings
 
 
@@ -402,6 +403,17 @@ def test_a_summary_in_the_speakers_voice_or_naming_what_the_talk_never_says_is_r
         outline, _ = outline_with(chapter("sec-01", "Where memory goes", "problem"), summary=said)
         assert outline.summary != said
         assert f"outline: proposed summary {said!r} rejected" in outline.warnings
+
+
+def test_a_talk_whose_plan_is_in_the_wrong_language_is_titled_by_its_first_chapter():
+    # a Chinese lecture given as subtitles, planned in English by the model: no chatter
+    # of the first sentence said becomes its title or its card's summary
+    lecture = untitled(NOTES).model_copy(update={"language": "zh"})
+    for s, said in zip(lecture.sections, ["显存浪费严重", "分页管理缓存", "共享前缀"], strict=True):
+        s.facts = [s.facts[0].model_copy(update={"text": f"{said}，这是第 {s.id[-1]} 部分。"})]
+    planned = [chapter("sec-01", "显存为何浪费", "problem"), chapter("sec-02", "分页", "mechanism")]
+    outline, _ = outline_with(*planned, title="Paging", summary="Paging wins.", notes=lecture)
+    assert outline.title == "显存为何浪费" and outline.summary == "本文依次讲：分页。"
 
 
 def test_a_summary_that_cannot_stand_names_what_the_article_takes_apart():
