@@ -72,10 +72,17 @@ def number_check(text: str, source: str, context: str = "") -> SentenceCheck:
     return differences("numbers", lost, invented_numbers(text, f"{source}\n{context}"))
 
 
+def said_in(name: str, source: str) -> bool:
+    """Whether the source says a name: whole, or each of its name parts where a sentence
+    joins it to a word ("long-CoT" for "长 CoT")."""
+    parts = name_parts(name.replace("-", " "))
+    return mentions(source, name) or (bool(parts) and all(mentions(source, p) for p in parts))
+
+
 def name_check(text: str, source: str, context: str = "") -> SentenceCheck:
     """Every name of the source kept; none the source and its context lack added."""
     lost = [n for n in names_of(source) if not mentions(text, n)]
-    added = [n for n in names_of(text) if not mentions(f"{source}\n{context}", n)]
+    added = [n for n in names_of(text) if not said_in(n, f"{source}\n{context}")]
     return differences("names", lost, added)
 
 
@@ -129,7 +136,7 @@ def grounded_checks(text: str, source: str) -> list[SentenceCheck]:
     """What a sentence adds to its source: numbers and names the source lacks."""
     return [
         differences("numbers", [], invented_numbers(text, source)),
-        differences("names", [], [n for n in names_of(text) if not mentions(source, n)]),
+        differences("names", [], [n for n in names_of(text) if not said_in(n, source)]),
     ]
 
 

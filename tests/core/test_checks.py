@@ -74,3 +74,12 @@ def test_chinese_keeps_an_acronyms_plural_as_its_singular():
     source = "Serving LLMs on GPUs."
     assert kept_names_check("在 GPU 上服务 LLM。", source, []).passed
     assert not kept_names_check("在 GPU 上服务模型。", source, []).passed
+
+
+def test_a_name_joined_to_a_word_adds_nothing_its_parts_are_said():
+    source = "收集了很多长 CoT 的数据，作为 RL 的微调。"
+    assert all(
+        c.passed for c in grounded_checks("Much long-CoT data was collected for RL.", source)
+    )
+    added = grounded_checks("Much long-PRM data was collected for RL.", source)
+    assert not next(c for c in added if c.check == "names").passed
