@@ -1,6 +1,7 @@
 """The general sentence checks (pipeline.core.checks)."""
 
 from pipeline.core.checks import (
+    directed,
     grounded_checks,
     kept_names_check,
     names_of,
@@ -83,3 +84,19 @@ def test_a_name_joined_to_a_word_adds_nothing_its_parts_are_said():
     )
     added = grounded_checks("Much long-PRM data was collected for RL.", source)
     assert not next(c for c in added if c.check == "names").passed
+
+
+def test_a_translation_that_drops_a_numbers_direction_says_another_number():
+    source = "Up to 6x throughput and 84% lower TTFT, 5x cheaper than the API price."
+    dropped = translation_checks(
+        "6 倍吞吐量和 84% 的 TTFT，是 API 价格的 5 倍。", source, "zh", ["TTFT"]
+    )
+    assert {c.check: c.detail for c in dropped}["meaning"] == "dropped: Up to"
+    kept = translation_checks(
+        "吞吐量最高 6 倍，TTFT 降低 84%，比 API 价格便宜 5 倍。", source, "zh", []
+    )
+    assert {c.check: c.detail for c in kept}["meaning"] != "dropped: Up to"
+    # a direction word far from any number is no number's
+    assert (
+        directed("It was about time, after a long afternoon of work, to test 4 GPUs.", "en") == []
+    )
