@@ -45,6 +45,8 @@ from pipeline.core.text import NUMBER, TECHNICAL
 from pipeline.schema import Correction
 from pipeline.transcript.corrections import COMMON_WORD, sound, squash
 
+# A word as recognition writes it: letters and digits, joined by hyphens or dots ("FP8",
+# "KV-K2", "v0.2"); an apostrophe's "s" is left apart.
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 MIN_RATIO = 66  # "fd8" / "fp8" (one letter of three) is 66.7
 NAME_MIN_CHARS = 3

@@ -13,11 +13,9 @@ from collections import Counter
 from wordfreq import zipf_frequency
 
 from pipeline.core import terminology
+from pipeline.evidence.screen import WORD
 from pipeline.schema import Deck, EvidenceUnit
 
-# A word as recognition writes it: letters and digits, joined by hyphens or dots ("FP8",
-# "KV-K2", "v0.2"); an apostrophe's "s" is left apart.
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 WORD_PART = re.compile(r"[A-Za-z0-9]+")
 
 
@@ -27,7 +25,7 @@ def known_words(deck: Deck | None, vocabulary: list[str]) -> set[str]:
     texts = [*vocabulary, *(t.en for t in terminology.terms())]
     if deck is not None:
         texts += [text for slide in deck.slides for text in slide.texts(pictures=True)]
-    words = {w.lower() for text in texts for w in LATIN_WORD.findall(text)}
+    words = {w.lower() for text in texts for w in WORD.findall(text)}
     return words | {p.lower() for text in texts for p in WORD_PART.findall(text)}
 
 
@@ -39,7 +37,7 @@ def is_known(word: str, known: set[str]) -> bool:
 
 def uncertain_words(text: str, known: set[str]) -> list[str]:
     """The words of `text` no dictionary, slide or vocabulary knows, in order, once each."""
-    return list(dict.fromkeys(w for w in LATIN_WORD.findall(text) if not is_known(w, known)))
+    return list(dict.fromkeys(w for w in WORD.findall(text) if not is_known(w, known)))
 
 
 def marked_uncertain(
