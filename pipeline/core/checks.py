@@ -170,7 +170,7 @@ def rewrite_checks(text: str, source: FactSource, lang: str) -> list[SentenceChe
         voice_check(text, lang),
         length_check(text, source.text),
     ]
-    return checks if source.kind in ("slide", "table") else [*checks, sentence_check(text)]
+    return checks if source.shown else [*checks, sentence_check(text)]
 
 
 def grounded_checks(text: str, source: str) -> list[SentenceCheck]:

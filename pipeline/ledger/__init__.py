@@ -76,7 +76,7 @@ def stated(planned: PlannedChapter, facts: dict[str, LedgerSentence], lang: str)
     for paragraph in planned.paragraphs:
         kept = []
         for fact in paragraph:
-            if fact.kind in ("slide", "table") or not facts[fact.id].text(lang).fallback:
+            if fact.shown or not facts[fact.id].text(lang).fallback:
                 kept.append(facts[fact.id])
             else:  # the line stands as shown, with what the speech's rewrite failed
                 failed = facts[fact.id].text(lang).rejected

@@ -89,9 +89,9 @@ def arrange(
 
 def spares_of(own: list[FactSource], chosen: list[FactSource]) -> dict[str, list[FactSource]]:
     """The slide lines left out because a chosen sentence said states them, by its id."""
-    said = [s for s in chosen if s.kind not in ("slide", "table")]
+    said = [s for s in chosen if not s.shown]
     spares: dict[str, list[FactSource]] = {}
-    for line in (s for s in own if s.kind in ("slide", "table") and s not in chosen):
+    for line in (s for s in own if s.shown and s not in chosen):
         if (cover := covering(line, said)) is not None:
             spares.setdefault(cover.id, []).append(line)
     return spares

@@ -28,7 +28,7 @@ def as_said(source: FactSource, lang: str, tries: list[Written] = ()) -> Written
     still shows) and what the model's last answer failed; what was said is ended as a
     sentence, a slide's label stays a label."""
     text = source.text.rstrip()
-    if source.kind not in ("slide", "table") and not text.endswith(SENTENCE_ENDS):
+    if not source.shown and not text.endswith(SENTENCE_ENDS):
         text += "。" if lang == "zh" else "."
     return Written(
         text=text,
@@ -40,7 +40,7 @@ def as_said(source: FactSource, lang: str, tries: list[Written] = ()) -> Written
 
 def fact_sentence(source: FactSource, lang: str, written: Written) -> LedgerSentence:
     """A fact, or an item where a slide line or table row stays a label (no sentence end)."""
-    label = source.kind in ("slide", "table") and not written.text.endswith(SENTENCE_ENDS)
+    label = source.shown and not written.text.endswith(SENTENCE_ENDS)
     return LedgerSentence(
         id=f"f-{source.id}",
         kind="item" if label else "fact",

@@ -51,10 +51,10 @@ def select_facts(
     sources: list[FactSource], vocabulary: list[str], limit: int | None = None
 ) -> list[FactSource]:
     """The sources an article states, in talk order (see the module's docstring)."""
-    shown = [s for s in sources if s.kind in ("slide", "table")]
+    shown = [s for s in sources if s.shown]
     said: list[FactSource] = []
     for source in sources:
-        if source.kind in ("slide", "table") or source.uncertain:
+        if source.shown or source.uncertain:
             continue
         if weight(source, vocabulary) == 0:
             continue

@@ -23,6 +23,11 @@ class FactSource(Contract):
         default_factory=list, description="its words recognition may have misheard"
     )
 
+    @property
+    def shown(self) -> bool:
+        """A slide line or table row: what the deck shows, not what was said."""
+        return self.kind in ("slide", "table")
+
 
 class Section(Contract):
     """A stretch of the talk on one topic: a slide group, or speech between topic shifts."""
