@@ -39,8 +39,9 @@ MIN_LENGTH_TOKENS = 4  # shorter sources (a slide's label) vary too much to judg
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", '."', "。”", ".)", "。）")
 # A quantity ("13B", "52.3k", "2.2x") or a unit is the numbers check's, not a name.
 MEASURE = re.compile(rf"\d+(?:\.\d+)?[KMBTkx]?|{UNIT}")
-# A word in Latin letters with the digits it starts with: "3FS" and "5G" are one name.
-NAME_WORD = re.compile(rf"(?<![\w.])\d*(?:{WORD.pattern})")
+# A word in Latin letters with the digits it starts with: "3FS" and "5G" are one name. Its
+# start is bounded by Latin letters and digits only: Chinese writes "对Qwen蒸馏" unspaced.
+NAME_WORD = re.compile(rf"(?<![A-Za-z0-9_.])\d*(?:{WORD.pattern})")
 # The speaker speaking: the article speaks of the talk, never as its speaker.
 FIRST_PERSON = {
     # a pronoun, not a letter of a compound ("I/O", "TCP/IP") nor the country ("US")
@@ -53,9 +54,12 @@ FIRST_PERSON = {
 
 def names_of(text: str) -> list[str]:
     """The names a text writes in Latin letters (products, models, hardware, identifiers);
-    a unit ("KB", "ms", "TFLOPS") is no name."""
-    words = (m.group() for m in NAME_WORD.finditer(text))
-    return list(dict.fromkeys(w for w in words if is_name(w) and not MEASURE.fullmatch(w)))
+    a unit ("KB", "ms", "TFLOPS") is no name. Chinese has no capitals of its own, so in a
+    Chinese text a capitalised word ("Llama") is a name too."""
+    words = [m.group() for m in NAME_WORD.finditer(text)]
+    cjk = has_cjk(text)
+    named = [w for w in words if is_name(w) or (cjk and w[:1].isupper())]
+    return list(dict.fromkeys(w for w in named if not MEASURE.fullmatch(w)))
 
 
 def differences(check: CheckName, lost: list[str], added: list[str]) -> SentenceCheck:

@@ -29,6 +29,13 @@ NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 # Units that take a space after their number ("16 GB", "5 ms"). Not "B" (13B is a model
 # size, written together), "x"/"×" or "%" (written together).
 UNIT = r"(?:[KMGTP]i?B(?:/s)?|[KMGT]bps|[mμun]s|s|min|h|[KMG]Hz|k?W|TFLOPS|PFLOPS|tok(?:ens)?/s)"
+# A quantity: a number with its unit, magnitude, multiplier or share ("16 GB", "600K",
+# "2.2x", "71%", "3 倍"); a bare number counts, orders or tells the time ("第 2 个", "11 点").
+QUANTITY = re.compile(
+    rf"(?<![A-Za-z\d.])\d+(?:[.,]\d+)*\s*(?:%|×|倍|万|亿|秒|毫秒|(?:x|times|percent|[KMBT]"
+    rf"|{UNIT}|tokens?|QPS|TPS|(?:milli)?seconds?|minutes?|hours?)(?![A-Za-z]))",
+    re.IGNORECASE,
+)
 # English function words: never part of a term, never the edge of a corrected run.
 STOPWORDS = frozenset(
     [
@@ -167,6 +174,11 @@ def rarity(word: str) -> float:
 
 def numbers(text: str) -> set[str]:
     return set(NUMBER.findall(text))
+
+
+def quantities(text: str) -> set[str]:
+    """The numbers a text gives with a unit, magnitude, multiplier or share."""
+    return {NUMBER.match(q.group()).group() for q in QUANTITY.finditer(text)}
 
 
 def shorten(text: str, words: int) -> str:

@@ -2,23 +2,25 @@
 model's work grows with the article, not with the talk:
 
 - every slide line and table row is kept (what the deck shows is what the talk claims);
-- a sentence said is kept when it names or measures something: a number, a name, or a
-  term of the talk's vocabulary or the house terminology. Meta-talk ("next we compare a
-  few of them") names nothing and is left out;
+- a sentence said is kept when it names or measures something: a quantity (a number with
+  its unit), a name, or a term of the talk's vocabulary or the house terminology. Meta-talk
+  ("next we compare a few of them") and small talk ("it was 11 at night") name nothing and
+  are left out;
 - a sentence said with a word recognition may have misheard (pipeline.evidence.uncertain)
   is left out: what was misheard is not built upon;
 - speech that only says again what a kept slide line says (its content words are that
   line's) is left out, and so is speech that repeats an earlier kept sentence; a slide
   line that a kept sentence said already states whole (its words and numbers) is left
   out too: the sentence said is its fuller form;
-- past `limit`, the speech that names and measures most is kept, the rest left out; what
-  is kept stays in talk order.
+- past `limit`, the speech kept is chosen greedily by what it adds: each time the sentence
+  naming or measuring most that nothing kept has stated yet (the earliest among equals),
+  until the room is full or nothing new is left; what is kept stays in talk order.
 """
 
 from pipeline.core import terminology
 from pipeline.core.checks import names_of
 from pipeline.core.grounding import duplicate_of, mentions, support
-from pipeline.core.text import has_cjk, numbers
+from pipeline.core.text import has_cjk, numbers, quantities
 from pipeline.schema.ledger import FactSource
 
 # Speech whose content words a slide line holds this share of says nothing beyond it: the
@@ -26,12 +28,29 @@ from pipeline.schema.ledger import FactSource
 COVERED = 0.8
 
 
-def weight(source: FactSource, vocabulary: list[str]) -> int:
-    """What a source names and measures: its numbers, names and known terms."""
+def stated(source: FactSource, vocabulary: list[str]) -> set[str]:
+    """What a source names and measures: its quantities, names and known terms."""
     text = source.text
     terms = terminology.chinese_terms_in(text) if has_cjk(text) else terminology.terms_in(text)
     said = [v for v in vocabulary if mentions(text, v)]
-    return 2 * len(numbers(text)) + len(names_of(text)) + len(said) + len(terms)
+    named = [*names_of(text), *said, *(t.en for t in terms)]
+    return quantities(text) | {name.lower() for name in named}
+
+
+def most_novel(
+    said: list[FactSource], known: set[str], vocabulary: list[str], room: int
+) -> list[FactSource]:
+    """Up to `room` of `said`, each in turn the one adding most to what is `known`."""
+    adds = {s.id: stated(s, vocabulary) for s in said}
+    pool, picked, known = list(said), [], set(known)
+    while pool and len(picked) < room:
+        best = max(pool, key=lambda s: len(adds[s.id] - known))  # the earliest among equals
+        if not adds[best.id] - known:
+            break
+        picked.append(best)
+        known |= adds[best.id]
+        pool.remove(best)
+    return picked
 
 
 def covering(source: FactSource, by: list[FactSource]) -> FactSource | None:
@@ -56,15 +75,14 @@ def select_facts(
     for source in sources:
         if source.shown or source.uncertain:
             continue
-        if weight(source, vocabulary) == 0:
+        if not stated(source, vocabulary):
             continue
         if covering(source, shown) or duplicate_of(source.text, [s.text for s in said]) is not None:
             continue
         said.append(source)
     if limit is not None and len(shown) + len(said) > limit:
-        room = max(limit - len(shown), 0)
-        ranked = {s.id for s in sorted(said, key=lambda s: -weight(s, vocabulary))[:room]}
-        said = [s for s in said if s.id in ranked]
+        known = set().union(*(stated(s, vocabulary) for s in shown))
+        said = most_novel(said, known, vocabulary, max(limit - len(shown), 0))
     shown = [line for line in shown if covering(line, said) is None]
     kept = {s.id for s in shown + said}
     return [s for s in sources if s.id in kept]

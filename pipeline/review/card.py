@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.core.grounding import split_sentences
-from pipeline.core.text import numbers
+from pipeline.core.text import QUANTITY, numbers
 from pipeline.schema import Check, Draft, DraftSection, DraftText, ReviewCard, Revision
 from pipeline.schema.review import CardText
 
@@ -24,11 +24,6 @@ MIN_PARAGRAPHS = 2  # fewer is no article
 SELF_MEASURED = re.compile(
     r"\bown (?:benchmarks?|measurements?|tests?)|we measured|in our (?:benchmark|test|experiment)"
     r"|自测|自己的(?:基准|测试|测量)|我们的(?:测试|测量|基准)",
-    re.IGNORECASE,
-)
-MEASUREMENT = re.compile(
-    r"\d+(?:\.\d+)?\s*(?:%|x\b|×|倍|times|percent|ms\b|s\b|秒|毫秒|[KMGT]i?B\b|tokens?\b|QPS|TPS"
-    r"|(?:milli)?seconds?\b|minutes?\b|hours?\b)",
     re.IGNORECASE,
 )
 # A plan or a forecast, never quoted as a measurement ("预计在下一个版本中…10 到 20%").
@@ -157,7 +152,7 @@ def first_sentence(sections: list[DraftSection], measured: bool = False) -> str 
     for section in sections:
         for paragraph in section.paragraphs:
             for sentence in split_sentences(paragraph.text):
-                if not measured or (MEASUREMENT.search(sentence) and not FORECAST.search(sentence)):
+                if not measured or (QUANTITY.search(sentence) and not FORECAST.search(sentence)):
                     return sentence.rstrip("。.")
     return None
 

@@ -18,6 +18,10 @@ def test_a_unit_is_no_name():
     assert names_of(text) == ["A100", "vLLM"]
 
 
+def test_a_name_written_against_chinese_characters_is_a_name():
+    assert names_of("所以可以对Qwen，对Llama进行蒸馏，不用PRM") == ["Qwen", "Llama", "PRM"]
+
+
 def test_grounded_checks_find_only_what_a_sentence_adds():
     source = "For a 13B model that is about 800 kilobytes per token."
     assert all(c.passed for c in grounded_checks("13B 模型每个 token 约需 800 KB。", source))

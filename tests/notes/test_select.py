@@ -47,3 +47,18 @@ def test_a_spoken_aside_names_and_measures_nothing_and_is_no_fact():
     said = [source(n, text) for n, text in enumerate(asides + content, start=10)]
     kept = select_facts(said, ["PagedAttention"])
     assert [s.text for s in kept] == content
+
+
+def test_a_number_without_a_unit_measures_nothing():
+    said = [source(1, "今天晚上 11 点多准备下班的时候"), source(2, "准确率从 15.6% 提升到 71%")]
+    assert [s.id for s in select_facts(said, [])] == [said[1].id]
+
+
+def test_past_the_limit_speech_that_only_names_again_what_is_stated_gives_way():
+    said = [
+        source(1, "PagedAttention keeps the KV cache in blocks."),
+        source(2, "So PagedAttention, PagedAttention is what the KV cache uses."),  # nothing new
+        source(3, "On an A100, PagedAttention served 2.2 times the requests."),
+    ]
+    kept = select_facts(said, ["PagedAttention"], limit=2)
+    assert [s.id for s in kept] == [said[0].id, said[2].id]
