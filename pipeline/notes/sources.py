@@ -1,5 +1,5 @@
 """What a talk states, one thing at a time: the evidence units cut into fact sources. A
-slide gives a source per line (its title is their context, never a fact of its own) and
+slide (but the deck's cover) gives a source per line (its title is their context, never a fact of its own) and
 per table row (its header the context); speech and speaker notes a source per sentence.
 Lines and sentences too short to state anything are left out."""
 
@@ -10,6 +10,9 @@ from pipeline.evidence.screen import WORD
 from pipeline.schema import Evidence, EvidenceUnit
 from pipeline.schema.ledger import FactSource
 
+# A deck's first slide is its cover: the talk's title, its speakers, their affiliations and
+# the date (the first slide of each of the seven decks in evals/cases and ../shared), no claim.
+COVER = 1
 # One source is at most this long: one thing said, which a small model rewrites whole.
 # Longer speech (subtitles of a lecture run clauses together without a full stop) is cut
 # at its clause ends or, in Chinese, at the pauses between cues.
@@ -104,6 +107,8 @@ def fact_sources(evidence: Evidence) -> list[FactSource]:
     """Every fact source of the talk, in the order of its units."""
     sources = []
     for unit in evidence.units:
+        if unit.kind == "slide" and unit.slide == COVER:
+            continue
         cut = slide_sources(unit) if unit.kind == "slide" else spoken_sources(unit)
         sources += [
             s for s in cut if len(content_tokens(URL.sub(" ", s.text))) >= MIN_CONTENT_TOKENS

@@ -16,7 +16,7 @@ SLIDE = "\n".join(
 EVIDENCE = Evidence(
     language="en",
     units=[
-        EvidenceUnit(id="s-01", kind="slide", text=SLIDE, slide=1),
+        EvidenceUnit(id="s-02", kind="slide", text=SLIDE, slide=2),
         EvidenceUnit(
             id="t-00:00:00",
             kind="transcript",
@@ -24,7 +24,7 @@ EVIDENCE = Evidence(
             "percent of KV cache memory.",
             start=0.0,
             end=6.0,
-            slide=1,
+            slide=2,
         ),
         EvidenceUnit(
             id="t-00:00:06",
@@ -33,7 +33,7 @@ EVIDENCE = Evidence(
             "in a block table.",
             start=6.0,
             end=12.0,
-            slide=1,
+            slide=2,
         ),
     ],
 )
@@ -59,3 +59,12 @@ def test_the_notes_cost_no_llm_call_and_their_numbers_are_the_talks():
     facts = [f for s in notes.sections for f in s.facts]
     assert facts and all(f.text in said or f.kind == "table" for f in facts)
     assert notes.fallbacks == []
+
+
+def test_the_decks_cover_states_no_fact():
+    cover = EvidenceUnit(
+        id="s-01", kind="slide", text="Serving LLMs fast\nAda Lindqvist, Example Labs", slide=1
+    )
+    evidence = EVIDENCE.model_copy(update={"units": [cover, *EVIDENCE.units]})
+    facts = [f for s in build_notes(evidence, [], NotesOptions()).sections for f in s.facts]
+    assert facts and not any(f.unit == "s-01" for f in facts)
