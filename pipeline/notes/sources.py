@@ -1,7 +1,7 @@
 """What a talk states, one thing at a time: the evidence units cut into fact sources. A
-slide (but the deck's cover) gives a source per line (its title is their context, never a fact of its own) and
-per table row (its header the context); speech and speaker notes a source per sentence.
-Lines and sentences too short to state anything are left out."""
+slide but the deck's cover gives a source per line (its title is their context, never a
+fact of its own) and per table row (its header the context); speech and speaker notes a
+source per sentence. Lines and sentences too short to state anything are left out."""
 
 from pipeline.core.grounding import MIN_CONTENT_TOKENS, content_tokens, split_sentences
 from pipeline.core.terminology import URL
