@@ -2,7 +2,7 @@
 bundled model: how many rewrites pass every check against their own source, which checks
 fail, what falls back to the source as said, and the LLM seconds per source. For the
 checks' thresholds it also scores every verified rewrite against its own source and
-against its neighbour's (the small model's known fault is an answer shifted by one id).
+against its neighbour's (another source's sentence must fail the meaning check).
 
     python benchmarks/ledger_facts.py [--cases sglang-2025,zh-inference-frameworks]
                                       [--max-sources 48] [--runs 1]
@@ -35,7 +35,6 @@ from pipeline.core.settings import Settings  # noqa: E402
 from pipeline.core.store import TalkStore  # noqa: E402
 from pipeline.core.text import writing_language  # noqa: E402
 from pipeline.deck.vocabulary import collect_terms  # noqa: E402
-from pipeline.ledger import rounds  # noqa: E402
 from pipeline.ledger.facts import rewrite_facts  # noqa: E402
 from pipeline.ledger.translate import translate_sentences  # noqa: E402
 from pipeline.llm.session import LLMSession  # noqa: E402
@@ -130,9 +129,7 @@ def main() -> None:
     parser.add_argument("--cases", default="sglang-2025,zh-inference-frameworks")
     parser.add_argument("--max-sources", type=int, default=48)
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--batch", type=int, default=rounds.BATCH, help="sentences per call")
     args = parser.parse_args()
-    rounds.BATCH = args.batch
     settings = Settings()
     settings.outputs_dir = OUT / "outputs"
     results = []
@@ -144,7 +141,7 @@ def main() -> None:
                 result = measure(case, args.max_sources, session, settings, Path(inputs))
                 results.append(result)
                 print(
-                    json.dumps({**result, "run": run, "batch": args.batch}, ensure_ascii=False),
+                    json.dumps({**result, "run": run}, ensure_ascii=False),
                     flush=True,
                 )
     print(

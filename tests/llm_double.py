@@ -8,6 +8,7 @@ body is recorded.
 import hashlib
 import itertools
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -17,6 +18,12 @@ from pipeline.llm.client import Endpoint, OpenAILLM
 from pipeline.llm.options import LLMOptions
 
 Reply = Callable[[dict], "str | httpx.Response"]  # a Response: an HTTP error, say
+
+
+def asked_item(body: dict) -> str:
+    """The one item a sentence request gives: what follows its instruction's colon."""
+    head = body["messages"][-1]["content"].split("\n\n")[0]
+    return re.split(r"[:：]\n", head, maxsplit=1)[-1]
 
 
 def completion(content: str) -> dict:

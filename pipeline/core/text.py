@@ -32,8 +32,9 @@ UNIT = r"(?:[KMGTP]i?B(?:/s)?|[KMGT]bps|[mμun]s|s|min|h|[KMG]Hz|k?W|TFLOPS|PFLO
 # A quantity: a number with its unit, magnitude, multiplier or share ("16 GB", "600K",
 # "2.2x", "71%", "3 倍"); a bare number counts, orders or tells the time ("第 2 个", "11 点").
 QUANTITY = re.compile(
-    rf"(?<![A-Za-z\d.])\d+(?:[.,]\d+)*\s*(?:%|×|倍|万|亿|秒|毫秒|(?:x|times|percent|[KMBT]"
-    rf"|{UNIT}|tokens?|QPS|TPS|(?:milli)?seconds?|minutes?|hours?)(?![A-Za-z]))",
+    rf"(?<![A-Za-z\d.])\d+(?:[.,]\d+)*\s*(?:%|×|倍|万|亿|毫?秒|分钟|小时|(?:x|times|percent|[KMBT]"
+    rf"|{UNIT}|tokens?|QPS|TPS|(?:kilo|mega|giga|tera)?bytes?|(?:milli)?seconds?|minutes?"
+    rf"|hours?)(?![A-Za-z]))",
     re.IGNORECASE,
 )
 # English function words: never part of a term, never the edge of a corrected run.

@@ -3,7 +3,7 @@ made from one source and checked against that source alone.
 
     arrange.py    each chapter's facts (pipeline.notes: sources, selection), in talk order
                   and in paragraphs
-    rounds.py     sentences written by the model in batches, each answer checked on its own
+    rounds.py     sentences written by the model one per call, each answer checked on its own
     facts.py      a fact sentence per source, in the talk's language
     translate.py  each ledger sentence in the other language, house terms written by code
 

@@ -1,13 +1,14 @@
 """Fact sentences: each fact source rewritten as one written sentence in the talk's
-language and verified against that source alone (pipeline.core.checks), in batches
+language and verified against that source alone (pipeline.core.checks), one call each
 (pipeline.ledger.rounds). A rewrite that fails twice gives way to its source as said,
-marked as a fallback. A sentence's numbers can only come from its own source: an answer
-that moves a number to another id fails that id's number check and never stands.
+marked as a fallback. A sentence's numbers can only come from its own source: the model
+sees that source alone, and a number its source lacks fails the number check.
 """
 
 from functools import partial
 
 from pipeline.core.checks import SENTENCE_ENDS, rewrite_checks
+from pipeline.core.grounding import mentions
 from pipeline.core.prompts import Prompt
 from pipeline.ledger.rounds import Job, written
 from pipeline.llm.client import LLM
@@ -38,6 +39,11 @@ def as_said(source: FactSource, lang: str, tries: list[Written] = ()) -> Written
     )
 
 
+def named(text: str, terms: list[str]) -> str:
+    """The terms a text names, for the prompt's list of names to keep."""
+    return ", ".join(t for t in terms if mentions(text, t)) or "(none)"
+
+
 def fact_sentence(source: FactSource, lang: str, written: Written) -> LedgerSentence:
     """A fact, or an item where a slide line or table row stays a label (no sentence end)."""
     label = source.shown and not written.text.endswith(SENTENCE_ENDS)
@@ -60,8 +66,9 @@ def rewrite_facts(
             line=line_of(source),
             check=partial(rewrite_checks, source=source, lang=lang),
             fallback=partial(as_said, source, lang),
+            values={"terms": named(f"{source.context}\n{source.text}", terms)},
         )
         for source in sources
     ]
-    done = written(jobs, llm, prompt, {"terms": ", ".join(terms) or "(none)"})
+    done = written(jobs, llm, prompt)
     return [fact_sentence(source, lang, done[source.id]) for source in sources]

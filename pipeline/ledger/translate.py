@@ -1,5 +1,5 @@
 """Translation per ledger sentence: each sentence translated into the other language in
-batches (pipeline.ledger.rounds), the house terminology written by code, and every
+one call each (pipeline.ledger.rounds), the house terminology written by code, and every
 translation checked against the sentence it translates alone (numbers, names kept,
 meaning, no English word left in Chinese but names and kept terms, voice, length). Two
 failed answers leave the one with fewer failures, marked as a fallback: a sentence is
@@ -12,6 +12,7 @@ from functools import partial
 from pipeline.core import terminology
 from pipeline.core.checks import sentence_case, translation_checks
 from pipeline.core.prompts import Prompt
+from pipeline.ledger.facts import named
 from pipeline.ledger.rounds import Job, written
 from pipeline.llm.client import LLM
 from pipeline.schema.ledger import LedgerSentence, Written
@@ -51,17 +52,17 @@ def translate_sentences(
     jobs = []
     for sentence in sentences:
         source = sentence.text(source_lang).text
+        values = {"terms": named(source, names), "glossary": terminology.guide(source, target_lang)}
         jobs.append(
             Job(
                 id=sentence.id,
                 line=sentence_case(source) if source_lang == "en" else source,
                 check=partial(checked, source=source, lang=target_lang, names=names),
                 fallback=partial(best_try, lang=target_lang, names=names),
+                values=values,
             )
         )
-    whole = " ".join(job.line for job in jobs)
-    values = {"terms": ", ".join(names) or "-", "glossary": terminology.guide(whole, target_lang)}
-    done = written(jobs, llm, prompt, values)
+    done = written(jobs, llm, prompt)
     translated = []
     for sentence in sentences:
         text = done[sentence.id]

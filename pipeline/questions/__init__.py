@@ -133,10 +133,11 @@ def asked(topics: list[Topic], title: str, lang: str, llm: LLM, prompt: Prompt) 
             line=f"(chapter: {topic.chapter}) {topic.answer(lang)}",
             check=partial(question_checks, answer=topic.context(lang), lang=lang),
             fallback=dropped,
+            values={"title": title},
         )
         for n, topic in enumerate(topics, start=1)
     ]
-    return written(jobs, llm, prompt, {"title": title}) if jobs else {}
+    return written(jobs, llm, prompt) if jobs else {}
 
 
 def dropped_for(where: str, written: Written) -> Revision:

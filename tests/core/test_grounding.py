@@ -73,7 +73,7 @@ def test_a_month_named_in_a_date_is_its_number_in_a_translation():
 
 def test_prompt_lines_and_the_revise_note_are_echoes():
     lines = prompt_lines([load_prompt("rewrite_facts_en")])
-    assert is_echo("Each sentence states only what its own item states: keep every number", lines)
+    assert is_echo("The sentence states only what the item states: keep every number", lines)
     assert is_echo(REVISE_NOTE.format(findings="x") + " Blocks hold 16 tokens.", lines)
     assert not is_echo("Blocks hold 16 tokens each, so memory is handed out in pieces.", lines)
 

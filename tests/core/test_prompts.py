@@ -31,14 +31,14 @@ def test_shipped_prompts_load_with_a_hash(prompt_id):
 def test_missing_and_unexpected_variables_are_errors():
     prompt = load_prompt("translate_sentences_zh")
     with pytest.raises(PromptError, match="missing"):
-        prompt.render(items="[a] x")
+        prompt.render(item="x")
     with pytest.raises(PromptError, match="unexpected"):
-        prompt.render(items="[a] x", terms="-", glossary="-", revise="", extra="y")
+        prompt.render(item="x", terms="-", glossary="-", revise="", extra="y")
 
 
 def test_render_fills_every_placeholder():
     rendered = load_prompt("translate_sentences_zh").render(
-        items="[h-1] KV cache paging", terms="KV cache", glossary="-", revise=""
+        item="KV cache paging", terms="KV cache", glossary="-", revise=""
     )
     assert "{{" not in rendered.system + rendered.user
     assert "KV cache paging" in rendered.user

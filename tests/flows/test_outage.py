@@ -100,8 +100,6 @@ def test_an_endpoint_echoing_the_key_leaves_it_in_no_file(talk):
 
     def echo(body: dict, name: str | None) -> str:
         reply = json.loads(valid(body, name))
-        for sentence in reply.get("sentences", []):
-            sentence["text"] += f" The key is {secret}."
         if "text" in reply:
             reply["text"] += f" The key is {secret}."
         return json.dumps(reply)

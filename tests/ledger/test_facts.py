@@ -14,7 +14,7 @@ from pipeline.llm.client import EndpointError
 from pipeline.notes.sources import fact_sources
 from pipeline.schema import Evidence, EvidenceUnit
 from pipeline.schema.ledger import joined
-from tests.llm_double import scripted_llm
+from tests.llm_double import asked_item, scripted_llm
 
 EVIDENCE = Evidence(
     units=[
@@ -36,21 +36,14 @@ EVIDENCE = Evidence(
     ]
 )
 PROMPT = load_prompt("rewrite_facts_en")
-ITEM = re.compile(r"^\[(\S+)\] \([^)]*\) (.*)$", re.M)
-
-
-def items(body: dict) -> list[tuple[str, str]]:
-    """The (id, text) of each item a request lists."""
-    return ITEM.findall(body["messages"][-1]["content"])
+ITEM = re.compile(r"^\(([^)]*)\) (.*)$", re.S)
 
 
 def answering(write) -> callable:
-    """An endpoint that answers each listed item with write(id, text, all items)."""
+    """An endpoint that answers the item it is given, "(kind) text", with write(kind, text)."""
 
     def reply(body: dict) -> str:
-        listed = items(body)
-        answers = [{"id": i, "text": write(i, t, listed)} for i, t in listed]
-        return json.dumps({"sentences": answers})
+        return json.dumps({"text": write(*ITEM.match(asked_item(body)).groups())})
 
     return reply
 
@@ -69,21 +62,23 @@ def test_a_talk_is_cut_into_one_source_per_line_row_and_sentence():
 
 def test_a_faithful_rewrite_is_verified_and_cites_its_unit():
     sources = fact_sources(EVIDENCE)[2:]
-    llm, endpoint = scripted_llm(answering(lambda i, t, _: t.rstrip(".") + "."))
+    llm, endpoint = scripted_llm(answering(lambda _, t: t.rstrip(".") + "."))
     ledger = rewrite_facts(sources, "en", llm, PROMPT, ["PagedAttention"])
-    assert [s.en.verified for s in ledger] == [True, True, True] and len(endpoint.requests) == 1
+    assert [s.en.verified for s in ledger] == [True, True, True] and len(endpoint.requests) == 3
+    assert "keep these names as they are: PagedAttention)" in endpoint.user_messages()[0]
     assert [s.units for s in ledger] == [["s-02"], ["s-02"], ["s-02"]]
     assert ledger[0].id == "f-s-02.0" and ledger[0].zh is None
 
 
 def test_a_number_can_only_stand_in_the_sentence_of_its_own_source():
-    # The small model's known fault: every answer shifted onto the next item's id.
-    def shifted(source_id, text, listed):
-        ids = [i for i, _ in listed]
-        return listed[(ids.index(source_id) + 1) % len(listed)][1]
-
+    # The small model's known fault: an answer that says another item, with its numbers.
     sources = fact_sources(EVIDENCE)
-    llm, endpoint = scripted_llm(answering(shifted))
+    texts = [s.text for s in sources]
+
+    def another(_, text):
+        return texts[(texts.index(text) + 1) % len(texts)]
+
+    llm, endpoint = scripted_llm(answering(another))
     ledger = rewrite_facts(sources, "en", llm, PROMPT, [])
     own = {s.id: s.text for s in sources}
     for sentence in ledger:
@@ -93,21 +88,19 @@ def test_a_number_can_only_stand_in_the_sentence_of_its_own_source():
         ("item", own["s-02.3"]),
     ]  # 2.2x stays A100's, each row as shown, a label
     assert [c.check for c in ledger[3].en.rejected][:1] == ["numbers"]  # why, for the reviewer
-    assert len(endpoint.requests) == 2  # one batch, asked once more with what failed
-    assert (
-        "use exactly the numbers of its own item ("
-        in endpoint.requests[1]["messages"][0]["content"]
-    )
+    assert len(endpoint.requests) == 2 * len(sources)  # each asked again with what failed
+    again = [r["messages"][0]["content"] for r in endpoint.requests[len(sources) :]]
+    assert any("use exactly the numbers of the item (" in system for system in again)
 
 
 def test_the_speakers_voice_is_asked_away_or_stays_visible():
     first = fact_sources(EVIDENCE)[:1]
     replies = iter(["I think reserving the max length wastes 60 to 80 percent of memory."])
     passive = "Reserving the maximum length wastes 60 to 80 percent of memory."
-    llm, _ = scripted_llm(answering(lambda i, t, _: next(replies, passive)))
+    llm, _ = scripted_llm(answering(lambda *_: next(replies, passive)))
     (sentence,) = rewrite_facts(first, "en", llm, PROMPT, [])
     assert sentence.en.text == passive and sentence.en.verified
-    llm, _ = scripted_llm(answering(lambda i, t, _: t))  # the model keeps the "I" twice
+    llm, _ = scripted_llm(answering(lambda _, t: t))  # the model keeps the "I" twice
     (kept,) = rewrite_facts(first, "en", llm, PROMPT, [])
     assert kept.en.fallback and [c.check for c in kept.en.failed()] == ["voice"]
 
@@ -141,7 +134,7 @@ def test_long_speech_is_cut_at_its_clauses_and_a_bare_link_is_no_fact():
 
 def test_a_slide_label_the_model_keeps_as_a_label_is_a_verified_item_listed_by_code():
     sources = fact_sources(EVIDENCE)[2:]
-    llm, _ = scripted_llm(answering(lambda i, t, _: t.rstrip(".")))  # labels, as shown
+    llm, _ = scripted_llm(answering(lambda _, t: t.rstrip(".")))  # labels, as shown
     ledger = rewrite_facts(sources, "en", llm, PROMPT, ["PagedAttention"])
     assert [(s.kind, s.en.verified) for s in ledger] == [("item", True)] * 3
     assert joined(ledger, "en") == "; ".join(s.en.text for s in ledger) + "."

@@ -11,7 +11,7 @@ from pipeline.review import review
 from pipeline.schema import Evidence, EvidenceUnit, Notes, Outline, Section
 from pipeline.schema.article import Chapter
 from tests.ledger.test_facts import answering
-from tests.llm_double import PromptReplies, scripted_llm
+from tests.llm_double import PromptReplies, asked_item, scripted_llm
 
 SPEECH = "So I think reserving the max length wastes 60 to 80 percent of GPU memory."
 EVIDENCE = Evidence(
@@ -59,20 +59,14 @@ OUTLINE = Outline(
 )
 
 
-def rewrite(item_id: str, text: str, _) -> str:
+def rewrite(kind: str, text: str) -> str:
     """A faithful rewrite of a slide line; speech said back as it was (the speaker's "I")."""
-    return text if item_id.startswith("t-") else text.rstrip(".") + "."
+    return text if kind == "said" else text.rstrip(".") + "."
 
 
 def translate(body: dict) -> str:
     """Every sentence "translated" as it was: English left in Chinese, a failed check."""
-    texts = [{"id": i, "text": t} for i, t in items_plain(body)]
-    return json.dumps({"sentences": texts})
-
-
-def items_plain(body: dict) -> list[tuple[str, str]]:
-    lines = body["messages"][-1]["content"].splitlines()
-    return [tuple(line[1:].split("] ", 1)) for line in lines if line.startswith("[")]
+    return json.dumps({"text": asked_item(body)})
 
 
 def written_ledger():

@@ -1,16 +1,14 @@
 """Translation per ledger sentence: checked against its own sentence, house terms by code."""
 
 import json
-import re
 
 from pipeline.core.checks import kept_names_check
 from pipeline.core.prompts import load_prompt
 from pipeline.ledger.translate import translate_sentences
 from pipeline.schema.ledger import LedgerSentence, Written
-from tests.llm_double import scripted_llm
+from tests.llm_double import asked_item, scripted_llm
 
 PROMPT = load_prompt("translate_sentences_zh")
-ITEM = re.compile(r"^\[(\S+)\] (.*)$", re.M)
 EN = {
     "f-1": "PagedAttention hands out blocks of 16 tokens on demand.",
     "f-2": "Reserving the maximum length wastes 60 to 80 percent of the memory.",
@@ -28,10 +26,12 @@ def ledger() -> list[LedgerSentence]:
     ]
 
 
-def answering(zh: dict[str, str]):
+def answering(zh: dict[str, str], given: dict[str, str] = EN):
+    """An endpoint that translates each sentence `given` by id as `zh` does."""
+    by_text = {text: zh[i] for i, text in given.items()}
+
     def reply(body: dict) -> str:
-        ids = [i for i, _ in ITEM.findall(body["messages"][-1]["content"])]
-        return json.dumps({"sentences": [{"id": i, "text": zh[i]} for i in ids]})
+        return json.dumps({"text": by_text[asked_item(body)]})
 
     return reply
 
@@ -40,14 +40,14 @@ def test_each_sentence_is_translated_beside_its_source_and_verified():
     llm, endpoint = scripted_llm(answering(ZH))
     done = translate_sentences(ledger(), "en", "zh", llm, PROMPT, ["PagedAttention"])
     assert [s.zh.text for s in done] == list(ZH.values()) and all(s.zh.verified for s in done)
-    assert [s.en.text for s in done] == list(EN.values()) and len(endpoint.requests) == 1
+    assert [s.en.text for s in done] == list(EN.values()) and len(endpoint.requests) == 2
 
 
 def test_an_english_word_left_in_chinese_is_caught_and_a_swapped_number_too():
     bad = {"f-1": ZH["f-1"], "f-2": "预留最大长度会 waste 60% 到 90% 的内存。"}
     llm, endpoint = scripted_llm(answering(bad))
     first, second = translate_sentences(ledger(), "en", "zh", llm, PROMPT, ["PagedAttention"])
-    assert first.zh.verified and second.zh.fallback and len(endpoint.requests) == 2
+    assert first.zh.verified and second.zh.fallback and len(endpoint.requests) == 3
     failed = {c.check: c.detail for c in second.zh.failed()}
     assert failed["language"] == "waste" and "90" in failed["numbers"]
 
@@ -71,7 +71,8 @@ def test_a_title_case_label_is_given_to_the_model_in_sentence_case():
     label = LedgerSentence(
         id="h-1", kind="heading", en=Written(text="Hierarchical KV Caching Integration")
     )
-    llm, endpoint = scripted_llm(answering({"h-1": "分层 KV 缓存集成"}))
+    given = {"h-1": "Hierarchical KV caching integration"}
+    llm, endpoint = scripted_llm(answering({"h-1": "分层 KV 缓存集成"}, given))
     [done] = translate_sentences([label], "en", "zh", llm, PROMPT, [])
-    assert "[h-1] Hierarchical KV caching integration" in endpoint.user_messages()[0]
+    assert "\nHierarchical KV caching integration\n" in endpoint.user_messages()[0]
     assert done.zh.verified and done.en.text == "Hierarchical KV Caching Integration"

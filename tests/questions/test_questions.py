@@ -12,7 +12,7 @@ from pipeline.schema.ledger import (
     LedgerSentence,
     Written,
 )
-from tests.llm_double import PromptReplies, scripted_llm
+from tests.llm_double import PromptReplies, asked_item, scripted_llm
 
 WASTE = (
     "Reserving the maximum length wastes 60 to 80 percent of the KV cache memory.",
@@ -73,19 +73,17 @@ TRANSLATED = {
 }
 
 
-def listed(body: dict) -> list[tuple[str, str]]:
-    lines = body["messages"][-1]["content"].splitlines()
-    return [tuple(line[1:].split("] ", 1)) for line in lines if line.startswith("[")]
+ANSWERS = {"q-1": WASTE[0], "q-2": BLOCKS[0]}
 
 
 def answering(questions: dict, translations: dict):
     def ask(body):
-        return json.dumps({"sentences": [{"id": i, "text": questions[i]} for i, _ in listed(body)]})
+        item = asked_item(body)
+        return json.dumps({"text": next(questions[q] for q, a in ANSWERS.items() if a in item)})
 
     def translate(body):
-        return json.dumps(
-            {"sentences": [{"id": i, "text": translations.get(t, t)} for i, t in listed(body)]}
-        )
+        item = asked_item(body)
+        return json.dumps({"text": translations.get(item, item)})
 
     replies = PromptReplies(ask_question_en=ask, translate_sentences_zh=translate)
     llm, endpoint = scripted_llm(replies)

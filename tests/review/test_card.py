@@ -31,7 +31,7 @@ def test_a_faithful_article_is_recommended_with_its_grounds_readers_and_risks():
         ),
         # the prompt echoed into the article
         (
-            [EN[0] + " Each sentence states only what its own item states.", EN[1]],
+            [EN[0] + " The sentence states only what the item states.", EN[1]],
             ZH,
             "不推荐收录",
             "no_prompt_echo",

@@ -61,7 +61,7 @@ def test_a_faithful_pair_passes_every_check():
     [
         ([EN[0].replace("2.2", "2.5"), EN[1]], ZH, None, "sentences_grounded", "f-0 numbers"),
         (
-            [EN[0] + " Each sentence states only what its own item states.", EN[1]],
+            [EN[0] + " The sentence states only what the item states.", EN[1]],
             ZH,
             None,
             "no_prompt_echo",
