@@ -79,9 +79,10 @@ def stated(planned: PlannedChapter, facts: dict[str, LedgerSentence], lang: str)
             if fact.shown or not facts[fact.id].text(lang).fallback:
                 kept.append(facts[fact.id])
             else:  # the line stands as shown, with what the speech's rewrite failed
-                failed = facts[fact.id].text(lang).rejected
+                said = facts[fact.id].text(lang)
                 spares = planned.spares.get(fact.id, [])
-                shown = [as_said(s, lang).model_copy(update={"rejected": failed}) for s in spares]
+                update = {"rejected": said.rejected, "calls": said.calls}
+                shown = [as_said(s, lang).model_copy(update=update) for s in spares]
                 kept += [fact_sentence(s, lang, w) for s, w in zip(spares, shown, strict=True)]
         paragraphs += [kept] if kept else []
     return paragraphs

@@ -1,7 +1,8 @@
 """Sentences written by the model one at a time and checked one by one: every job is one
 sentence from one source, asked in a call of its own and checked against its own source
 alone. A job that fails is asked once more with what failed; a job that fails twice takes
-its fallback, marked. At most two calls per job.
+its fallback, marked. At most two calls per job, or one when the job says so: a sentence
+gets at most three calls in all, its rewrite's and its translation's.
 
 One job per call, measured (benchmarks/ledger_facts.py, sglang-2025 and
 zh-inference-frameworks sources): six per call, the 1.5B copied every item (verified 0.33
@@ -34,6 +35,7 @@ class Job:
     check: Callable[[str], list[SentenceCheck]]
     fallback: Callable[[list[Written]], Written]
     values: dict[str, str] = field(default_factory=dict)
+    retry: bool = True
 
 
 class SentenceReply(BaseModel):
@@ -91,10 +93,11 @@ def written(jobs: list[Job], llm: LLM, prompt: Prompt) -> dict[str, Written]:
         return asked(job, llm, prompt, revise, variant)
 
     first = one_round(jobs, ask, llm.slots, {}, 0)
-    again = [job for job in jobs if not first[job.id].verified]
+    again = [job for job in jobs if job.retry and not first[job.id].verified]
     second = one_round(again, ask, llm.slots, first, 1) if again else {}
     done = {}
     for job in jobs:
         tries = [first[job.id], *([second[job.id]] if job.id in second else [])]
-        done[job.id] = next((t for t in tries if t.verified), None) or job.fallback(tries)
+        chosen = next((t for t in tries if t.verified), None) or job.fallback(tries)
+        done[job.id] = chosen.model_copy(update={"calls": len(tries)})
     return done

@@ -3,7 +3,8 @@ one call each (pipeline.ledger.rounds), the house terminology written by code, a
 translation checked against the sentence it translates alone (numbers, names kept,
 meaning, no English word left in Chinese but names and kept terms, voice, length). Two
 failed answers leave the one with fewer failures, marked as a fallback: a sentence is
-small enough to mark, so there is no chain of smaller pieces to fall back to. An English
+small enough to mark, so there is no chain of smaller pieces to fall back to. A sentence
+whose rewrite took two calls is translated in one: three calls a sentence at most. An English
 title-case label is given in sentence case (a small model keeps every capitalised word).
 """
 
@@ -60,6 +61,7 @@ def translate_sentences(
                 check=partial(checked, source=source, lang=target_lang, names=names),
                 fallback=partial(best_try, lang=target_lang, names=names),
                 values=values,
+                retry=sentence.text(source_lang).calls < 2,  # three calls a sentence at most
             )
         )
     done = written(jobs, llm, prompt)

@@ -59,6 +59,7 @@ class Written(Contract):
     rejected: list[SentenceCheck] = Field(
         default_factory=list, description="with a fallback: what the last answer failed"
     )
+    calls: int = Field(1, description="the model calls it took (a retry is a second)")
 
     @property
     def verified(self) -> bool:

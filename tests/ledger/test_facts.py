@@ -88,6 +88,7 @@ def test_a_number_can_only_stand_in_the_sentence_of_its_own_source():
         ("item", own["s-02.3"]),
     ]  # 2.2x stays A100's, each row as shown, a label
     assert [c.check for c in ledger[3].en.rejected][:1] == ["numbers"]  # why, for the reviewer
+    assert ledger[3].en.calls == 2  # what it cost: its translation gets one call
     assert len(endpoint.requests) == 2 * len(sources)  # each asked again with what failed
     again = [r["messages"][0]["content"] for r in endpoint.requests[len(sources) :]]
     assert any("use exactly the numbers of the item (" in system for system in again)

@@ -76,3 +76,12 @@ def test_a_title_case_label_is_given_to_the_model_in_sentence_case():
     [done] = translate_sentences([label], "en", "zh", llm, PROMPT, [])
     assert "\nHierarchical KV caching integration\n" in endpoint.user_messages()[0]
     assert done.zh.verified and done.en.text == "Hierarchical KV Caching Integration"
+
+
+def test_a_sentence_whose_rewrite_took_two_calls_is_translated_in_one():
+    retried = [s.model_copy(update={"en": s.en.model_copy(update={"calls": 2})}) for s in ledger()]
+    bad = {"f-1": "预留 waste。", "f-2": "预留 waste。"}
+    llm, endpoint = scripted_llm(answering(bad))
+    done = translate_sentences(retried, "en", "zh", llm, PROMPT, [])
+    assert len(endpoint.requests) == 2 and all(s.zh.fallback for s in done)
+    assert all(s.en.calls + s.zh.calls <= 3 for s in done)
