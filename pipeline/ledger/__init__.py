@@ -22,6 +22,7 @@ from pipeline.ledger.arrange import PlannedChapter, arrange
 from pipeline.ledger.facts import as_said, fact_sentence, rewrite_facts
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
+from pipeline.notes import what_it_states
 from pipeline.notes.sources import fact_sources
 from pipeline.schema import Evidence, Notes, Outline
 from pipeline.schema.ledger import (
@@ -130,7 +131,8 @@ def write_ledger(
         s.source: s for s in rewrite_facts(chosen, lang, llm, prompts.rewrite(lang), vocabulary)
     }
     chapters, sentences = chapters_of(planned, facts, lang)
-    said = "\n".join(f.text for f in chosen)
+    # what the chosen facts say, and what the talk's sections state and title themselves
+    said = "\n".join([what_it_states(notes.sections), *(f.text for f in chosen)])
     title = composed("title", "title", outline.title, said, lang)
     summary = composed("summary", "summary", outline.summary, said, lang)
     sentences = translate_sentences(

@@ -25,6 +25,13 @@ def with_facts(section: Section, sources: list[FactSource], vocabulary: list[str
     return section.model_copy(update={"facts": facts, "terms": terms})
 
 
+def what_it_states(sections: list[Section]) -> str:
+    """Sections' facts and slide titles: what a heading, title or summary over them may name."""
+    return "\n".join(
+        [*(f.text for s in sections for f in s.facts), *(s.title or "" for s in sections)]
+    )
+
+
 def build_notes(evidence: Evidence, vocabulary: list[str], opts: NotesOptions) -> Notes:
     """The talk's sections with their facts; `vocabulary` is the deck's terms."""
     sources = fact_sources(evidence)

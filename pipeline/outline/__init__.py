@@ -20,6 +20,7 @@ from pipeline.core.grounding import is_echo, support
 from pipeline.core.prompts import Prompt
 from pipeline.core.text import LANGUAGE_NAMES, numbers
 from pipeline.llm.client import LLM
+from pipeline.notes import what_it_states
 from pipeline.outline.headings import (
     CLOSING,
     LISTING_TOKENS,
@@ -32,7 +33,6 @@ from pipeline.outline.headings import (
     in_language,
     normal,
     ungrounded,
-    what_it_states,
 )
 from pipeline.outline.subtitle import (
     chapters_summary,

@@ -20,6 +20,7 @@ from pipeline.core.grounding import (
 from pipeline.core.prompts import REVISE_NOTE, Prompt
 from pipeline.core.text import LANGUAGE_NAMES, estimate_tokens, has_cjk
 from pipeline.llm.client import LLM, InvalidReply
+from pipeline.notes import what_it_states
 from pipeline.schema import Evidence, Section
 
 MAX_TITLE_TOKENS = 16  # about 12 English words or 16 Chinese characters
@@ -183,13 +184,6 @@ def heading_of(title: str) -> str:
     if label and is_series_label(label[1]) and len(label[2].strip()) >= 4:
         return label[2].strip()
     return title
-
-
-def what_it_states(sections: list[Section]) -> str:
-    """A chapter's facts and slide titles: what its heading may name."""
-    return "\n".join(
-        [*(f.text for s in sections for f in s.facts), *(s.title or "" for s in sections)]
-    )
 
 
 def ungrounded(text: str, said: str, language: str) -> list[str]:

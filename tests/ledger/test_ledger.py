@@ -152,3 +152,13 @@ def test_a_slide_line_said_whole_gives_way_to_speech_and_stands_in_when_it_fails
     first = ledger.by_id()[ledger.chapters[0].paragraphs[0].sentences[0]]
     assert first.source == "s-02.0" and first.en.text == line and first.en.fallback
     assert [c.check for c in first.en.rejected] == ["voice"]  # why: the speech's failure
+
+
+def test_the_title_may_name_what_the_talks_own_title_says():
+    first = NOTES.sections[0].model_copy(update={"title": "Serving LLMs fast"})  # the cover's
+    notes = NOTES.model_copy(update={"sections": [first, *NOTES.sections[1:]]})
+    outline = OUTLINE.model_copy(update={"title": "Serving LLMs fast: blocks of 16 tokens"})
+    replies = PromptReplies(rewrite_facts_en=answering(rewrite), translate_sentences_zh=translate)
+    llm, _ = scripted_llm(replies, slots=2)
+    ledger = write_ledger(outline, notes, EVIDENCE, ["PagedAttention"], llm, LedgerPrompts.load())
+    assert all(c.passed for c in ledger.by_id()["title"].en.checks)

@@ -459,7 +459,8 @@ def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
 
 
 def test_a_heading_naming_what_its_chapter_never_says_is_not_kept():
-    from pipeline.outline.headings import ungrounded, what_it_states
+    from pipeline.notes import what_it_states
+    from pipeline.outline.headings import ungrounded
 
     vllm = what_it_states([section(7, None, "vLLM 把 KV cache 分成固定大小的块。")])
     assert ungrounded("sglang的性能与挑战", vllm, "zh") == ["names: not in its source: sglang"]
