@@ -258,6 +258,13 @@ def singular_kept(name: str, text: str) -> bool:
     return bool(ACRONYM_PLURAL.fullmatch(name)) and has_cjk(text) and mentions(text, name[:-1])
 
 
+def latin_parts(term: str) -> list[str]:
+    """What a translation into Chinese keeps of a talk's term in Latin letters: a one-word
+    term whole ("slime", a product that is an English word), of a phrase its names alone
+    ("KV" of "Hierarchical KV Caching"; nothing of "model deployment orchestration")."""
+    return name_parts(term) or ([term] if " " not in term else [])
+
+
 def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceCheck:
     """A translation keeps the source's names as written: words of technical spelling, and
     of the talk's own `names` it uses a one-word name ("slime", an English word and a
@@ -271,8 +278,7 @@ def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceC
         return entry is not None and terminology.chinese_only(entry)
 
     def kept(name: str) -> bool:
-        parts = name_parts(name) or ([name] if " " not in name else [])
-        if all(mentions(text, part) or singular_kept(part, text) for part in parts):
+        if all(mentions(text, part) or singular_kept(part, text) for part in latin_parts(name)):
             return True
         return any(mentions(t.en, name) and terminology.in_house_form(t.en, text) for t in house)
 
@@ -297,7 +303,9 @@ def translation_checks(text: str, source: str, lang: str, names: list[str]) -> l
         number_check(text, source),
         kept_names_check(text, source, names),
         meaning_check(text, source, lang, other_language(lang)),
-        translated_language_check(text, lang, [*names, *proper_names(source)]),
+        translated_language_check(
+            text, lang, [*(p for n in names for p in latin_parts(n)), *proper_names(source)]
+        ),
         voice_check(text, lang),
         translated_length_check(text, source, lang),
     ]

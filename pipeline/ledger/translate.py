@@ -4,14 +4,16 @@ translation checked against the sentence it translates alone (numbers, names kep
 meaning, no English word left in Chinese but names and kept terms, voice, length). Two
 failed answers leave the one with fewer failures, marked as a fallback: a sentence is
 small enough to mark, so there is no chain of smaller pieces to fall back to. A sentence
-whose rewrite took two calls is translated in one: three calls a sentence at most. An English
+whose rewrite took two calls is translated in one: three calls a sentence at most. Of
+the talk's terms a Chinese translation keeps only the names in Latin letters: a phrase of
+English words ("model deployment orchestration") is translated. An English
 title-case label is given in sentence case (a small model keeps every capitalised word).
 """
 
 from functools import partial
 
 from pipeline.core import terminology
-from pipeline.core.checks import sentence_case, translation_checks
+from pipeline.core.checks import latin_parts, sentence_case, translation_checks
 from pipeline.core.prompts import Prompt
 from pipeline.ledger.facts import named
 from pipeline.ledger.rounds import Job, written
@@ -53,7 +55,8 @@ def translate_sentences(
     jobs = []
     for sentence in sentences:
         source = sentence.text(source_lang).text
-        values = {"terms": named(source, names), "glossary": terminology.guide(source, target_lang)}
+        kept = [part for name in names for part in latin_parts(name)]
+        values = {"terms": named(source, kept), "glossary": terminology.guide(source, target_lang)}
         jobs.append(
             Job(
                 id=sentence.id,

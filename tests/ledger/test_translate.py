@@ -85,3 +85,19 @@ def test_a_sentence_whose_rewrite_took_two_calls_is_translated_in_one():
     done = translate_sentences(retried, "en", "zh", llm, PROMPT, [])
     assert len(endpoint.requests) == 2 and all(s.zh.fallback for s in done)
     assert all(s.en.calls + s.zh.calls <= 3 for s in done)
+
+
+def test_a_deck_phrase_of_english_words_is_translated_and_only_its_names_kept():
+    source = LedgerSentence(
+        id="f-3", kind="fact", en=Written(text="Model deployment orchestration runs on KV nodes.")
+    )
+    names = ["model deployment orchestration", "Hierarchical KV Caching"]
+    given = {"f-3": source.en.text}
+    left = {"f-3": "模型部署 orchestration 运行在 KV 节点上。"}
+    llm, endpoint = scripted_llm(answering(left, given))
+    [done] = translate_sentences([source], "en", "zh", llm, PROMPT, names)
+    assert "保留英文原文：KV；" in endpoint.user_messages()[0]  # the names alone, not phrases
+    assert "orchestration" in next(c for c in done.zh.rejected if c.check == "language").detail
+    llm, _ = scripted_llm(answering({"f-3": "模型部署编排运行在 KV 节点上。"}, given))
+    [done] = translate_sentences([source], "en", "zh", llm, PROMPT, names)
+    assert done.zh.verified
