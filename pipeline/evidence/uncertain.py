@@ -2,6 +2,10 @@
 knows (wordfreq has never seen it), that no slide shows, that is no term of the talk's
 vocabulary or of the house terminology, and that recognition wrote only once (a name the
 speaker says again and again is heard the same way each time; a mishearing rarely is).
+When the talk has a deck, a word of a name's spelling (an acronym, letters with digits:
+"HEP", "Q2", "KV-K2") is known only if the deck or the vocabulary has it: a dictionary
+has seen most short letter strings, and the names a talk means are the ones its slides
+show (on sglang-2025 this marks five words, each a mishearing).
 Speech recognition writes what it heard as words it knows or as made-up spellings; the
 made-up ones are caught here, in every talk, with no list of misheard forms. A subtitle
 file is a person's transcript: nothing in it is uncertain.
@@ -13,6 +17,7 @@ from collections import Counter
 from wordfreq import zipf_frequency
 
 from pipeline.core import terminology
+from pipeline.core.text import TECHNICAL
 from pipeline.evidence.screen import WORD
 from pipeline.schema import Deck, EvidenceUnit
 
@@ -29,27 +34,33 @@ def known_words(deck: Deck | None, vocabulary: list[str]) -> set[str]:
     return words | {p.lower() for text in texts for p in WORD_PART.findall(text)}
 
 
-def is_known(word: str, known: set[str]) -> bool:
+def is_known(word: str, known: set[str], deck_names: bool) -> bool:
+    """`deck_names`: a name's spelling is known from the deck and vocabulary alone."""
     lower = word.lower()
     singular = lower[:-1] if lower.endswith("s") else lower
-    return lower in known or singular in known or zipf_frequency(word, "en") > 0
+    if lower in known or singular in known:
+        return True
+    return not (deck_names and TECHNICAL.search(word)) and zipf_frequency(word, "en") > 0
 
 
-def uncertain_words(text: str, known: set[str]) -> list[str]:
+def uncertain_words(text: str, known: set[str], deck_names: bool = False) -> list[str]:
     """The words of `text` no dictionary, slide or vocabulary knows, in order, once each."""
-    return list(dict.fromkeys(w for w in WORD.findall(text) if not is_known(w, known)))
+    words = WORD.findall(text)
+    return list(dict.fromkeys(w for w in words if not is_known(w, known, deck_names)))
 
 
 def marked_uncertain(
     units: list[EvidenceUnit], deck: Deck | None, vocabulary: list[str]
 ) -> list[EvidenceUnit]:
     """Recognised speech units with their uncertain words marked."""
-    known = known_words(deck, vocabulary)
+    known, deck_names = known_words(deck, vocabulary), deck is not None
     speech = [u for u in units if u.kind == "transcript"]
-    heard = Counter(w.lower() for u in speech for w in set(uncertain_words(u.text, known)))
+    heard = Counter(
+        w.lower() for u in speech for w in set(uncertain_words(u.text, known, deck_names))
+    )
     known |= {word for word, units_heard in heard.items() if units_heard > 1}
     return [
-        unit.model_copy(update={"uncertain": uncertain_words(unit.text, known)})
+        unit.model_copy(update={"uncertain": uncertain_words(unit.text, known, deck_names)})
         if unit.kind == "transcript"
         else unit
         for unit in units

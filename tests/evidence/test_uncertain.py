@@ -16,6 +16,13 @@ def test_a_word_no_dictionary_slide_or_vocabulary_knows_is_uncertain():
     assert uncertain_words("PagedAttention, goodput and SGLang's prefills", known) == []
 
 
+def test_with_a_deck_a_name_no_slide_shows_is_uncertain_though_a_dictionary_has_it():
+    known = known_words(DECK, ["kimi-k2"])
+    said = "One click launches a cluster of 120 HEP for kimi-k2 on H100 with Q2 graphs"
+    assert uncertain_words(said, known, deck_names=True) == ["HEP", "Q2"]
+    assert uncertain_words(said, known) == []  # no deck: the dictionary vouches for them
+
+
 def transcript(source: str, *texts: str) -> Transcript:
     segments = [Segment(start=10.0 * n, end=10.0 * n + 9, text=t) for n, t in enumerate(texts)]
     return Transcript(language="en", duration=60.0, segments=segments, source=source)
