@@ -150,6 +150,7 @@ def write_ledger(
         tags=outline.tags,
         chapters=chapters,
         sources=chosen + [s for plan in planned for spare in plan.spares.values() for s in spare],
+        section_titles=[s.title for s in notes.sections if s.title],
         sentences=sentences,
     )
     return ledger.model_copy(update={"fallbacks": [r.where for r in ledger.revisions()]})

@@ -174,8 +174,9 @@ def check_headings(drafts: tuple[DraftText, ...]) -> Check:
 
 def check_grounded(ledger: Ledger) -> Check:
     """No sentence of the article adds a number or name to what it is made from: a fact to
-    its slide line or sentence said, a heading, title or summary to the facts, a
-    translation to its sentence (pipeline.core.checks, run again on the final text)."""
+    its slide line or sentence said, a heading, title or summary to the facts and the
+    sections' titles, a translation to its sentence (pipeline.core.checks, run again on
+    the final text)."""
     places, lang = ledger.places(), ledger.language
     sources = {source.id: source for source in ledger.sources}
     made_from = {
@@ -183,7 +184,7 @@ def check_grounded(ledger: Ledger) -> Check:
         for s in ledger.sentences
         if s.source in sources
     }
-    facts = "\n".join(made_from[i] for i in places if i in made_from)
+    facts = "\n".join([*(made_from[i] for i in places if i in made_from), *ledger.section_titles])
     findings = []
     for sentence in (s for s in ledger.sentences if s.id in places):
         first, where = sentence.text(lang), places[sentence.id]

@@ -162,3 +162,7 @@ def test_the_title_may_name_what_the_talks_own_title_says():
     llm, _ = scripted_llm(replies, slots=2)
     ledger = write_ledger(outline, notes, EVIDENCE, ["PagedAttention"], llm, LedgerPrompts.load())
     assert all(c.passed for c in ledger.by_id()["title"].en.checks)
+    prompts = [load_prompt(n) for n in LedgerPrompts.NAMES]
+    checks = review(ledger, EVIDENCE, "en", ["PagedAttention"], prompts).checks
+    grounded = next(c for c in checks if c.name == "sentences_grounded")
+    assert not any(f.place == "en title" for f in grounded.findings)  # the review agrees
