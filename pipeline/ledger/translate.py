@@ -52,10 +52,9 @@ def translate_sentences(
 ) -> list[LedgerSentence]:
     """Each sentence with its text in `target_lang` beside the one in `source_lang`;
     `names` are the talk's own (deck terms), kept as written."""
-    jobs = []
+    jobs, kept = [], [part for name in names for part in latin_parts(name)]
     for sentence in sentences:
         source = sentence.text(source_lang).text
-        kept = [part for name in names for part in latin_parts(name)]
         values = {"terms": named(source, kept), "glossary": terminology.guide(source, target_lang)}
         jobs.append(
             Job(
