@@ -15,7 +15,7 @@ from autocorrect_py import lint_for
 
 from evals.text import cited_text, is_dump, keeps_name, kept_terms
 from pipeline.core import fidelity
-from pipeline.core.checks import proper_names, stray_latin, voice_check
+from pipeline.core.checks import FIRST_PERSON, proper_names, stray_latin
 from pipeline.core.grounding import (
     MIN_SUPPORT,
     copied_share,
@@ -244,7 +244,7 @@ def voice_and_latin(draft: Draft, terms: list[str]) -> dict:
     for lang, text in (("en", draft.en), ("zh", draft.zh)):
         sentences = [text.title, text.summary, *(s.title for s in text.sections)]
         sentences += [s for p in paragraphs(text) for s in split_sentences(p.text)]
-        voiced += sum(not voice_check(s, lang).passed for s in sentences if s)
+        voiced += sum(bool(FIRST_PERSON[lang].search(s)) for s in sentences if s)
     pairs = [(draft.zh.title, draft.en.title), (draft.zh.summary, draft.en.summary)]
     pairs += [(z.title, e.title) for z, e in zip(draft.zh.sections, draft.en.sections, strict=True)]
     pairs += [

@@ -50,6 +50,8 @@ FIRST_PERSON = {
     ),
     "zh": re.compile(r"我们|咱们|我"),
 }
+# The deck as the subject: the article states what a slide says, never that a slide says it.
+THE_DECK = {"en": re.compile(r"\bslides?\b", re.IGNORECASE), "zh": re.compile("幻灯片")}
 
 
 def names_of(text: str) -> list[str]:
@@ -142,8 +144,12 @@ def language_check(text: str, lang: str) -> SentenceCheck:
     return SentenceCheck(check="language", passed=right, detail="" if right else f"not {lang}")
 
 
-def voice_check(text: str, lang: str) -> SentenceCheck:
+def voice_check(text: str, lang: str, source: str = "") -> SentenceCheck:
+    """The article's voice: not the speaker's ("I", "我们"), and not a narrator of the deck
+    ("is discussed in the slide") where its source does not speak of a slide."""
     said = FIRST_PERSON[lang].findall(text)
+    if not THE_DECK[lang].search(source):
+        said += THE_DECK[lang].findall(text)
     return SentenceCheck(check="voice", passed=not said, detail=", ".join(dict.fromkeys(said)))
 
 
@@ -171,7 +177,7 @@ def rewrite_checks(text: str, source: FactSource, lang: str) -> list[SentenceChe
         name_check(text, source.text, source.context),
         meaning_check(text, source.text, lang, lang),
         language_check(text, lang),
-        voice_check(text, lang),
+        voice_check(text, lang, source.text),
         length_check(text, source.text),
     ]
     return checks if source.shown else [*checks, sentence_check(text)]
@@ -188,7 +194,11 @@ def grounded_checks(text: str, source: str) -> list[SentenceCheck]:
 def composed_checks(text: str, facts: str, lang: str) -> list[SentenceCheck]:
     """A heading, title, summary or lead, which no single source says, against the facts
     it stands over: no number or name they lack, the right language and voice."""
-    return [*grounded_checks(text, facts), language_check(text, lang), voice_check(text, lang)]
+    return [
+        *grounded_checks(text, facts),
+        language_check(text, lang),
+        voice_check(text, lang, facts),
+    ]
 
 
 UNIT_OR_SYMBOL = re.compile(rf"{UNIT}|[A-Za-z]")  # "16 GB", "token/s", "x": not English words
@@ -306,6 +316,6 @@ def translation_checks(text: str, source: str, lang: str, names: list[str]) -> l
         translated_language_check(
             text, lang, [*(p for n in names for p in latin_parts(n)), *proper_names(source)]
         ),
-        voice_check(text, lang),
+        voice_check(text, lang, source),
         translated_length_check(text, source, lang),
     ]

@@ -104,3 +104,17 @@ def test_a_translation_that_drops_a_numbers_direction_says_another_number():
     assert (
         directed("It was about time, after a long afternoon of work, to test 4 GPUs.", "en") == []
     )
+
+
+def test_a_rewrite_that_narrates_the_deck_is_not_in_the_articles_voice():
+    line = FactSource(
+        id="s-03.2", unit="s-03", kind="slide", text="Speculative decoding training acceleration",
+        context="2025 Highlights",
+    )  # fmt: skip
+    narrated = "Speculative decoding training acceleration is discussed in the slide."
+    voice = {c.check: c for c in rewrite_checks(narrated, line, "en")}["voice"]
+    assert not voice.passed and voice.detail == "slide"
+    stated = "Speculative decoding training was accelerated."
+    assert {c.check: c for c in rewrite_checks(stated, line, "en")}["voice"].passed
+    said = "The next slides compare the slide deck formats."  # the source speaks of slides
+    assert voice_check("The slides compare deck formats.", "en", said).passed
