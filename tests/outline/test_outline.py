@@ -359,6 +359,26 @@ def test_a_long_chapter_of_a_talk_without_slides_is_split_at_its_middle_and_name
     ]
 
 
+def test_a_split_piece_the_model_cannot_name_is_headed_by_the_names_most_its_own():
+    said = [
+        "DeepSeek trains R1 with RL.", "DeepSeek R1 uses RL rewards.", "RL shapes R1 output.",
+        "PPO needs a critic model.", "GRPO drops the critic of PPO.",
+        "GRPO averages PPO-style rewards.",
+    ]  # fmt: skip
+    notes = Notes(
+        language="en", sections=[section(n, None, text) for n, text in enumerate(said, 1)]
+    )
+    replies = [plan(chapter("sec-01", "Training DeepSeek R1", "mechanism"))]
+    llm, _ = scripted_llm([*replies, "not json", "not json"])  # the namer answers nothing
+    outline = build_outline(
+        notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"), load_prompt("outline_heading")
+    )
+    assert [(c.title, c.sections) for c in outline.chapters] == [
+        ("Training DeepSeek R1", ["sec-01", "sec-02", "sec-03"]),
+        ("PPO and GRPO", ["sec-04", "sec-05", "sec-06"]),  # not joined back: one chapter of six
+    ]
+
+
 def test_the_speakers_name_is_no_heading():
     from pipeline.outline.headings import TitleCheck
 
