@@ -269,16 +269,18 @@ def singular_kept(name: str, text: str) -> bool:
 
 
 def latin_parts(term: str) -> list[str]:
-    """What a translation into Chinese keeps of a talk's term in Latin letters: a one-word
-    term whole ("slime", a product that is an English word), of a phrase its names alone
-    ("KV" of "Hierarchical KV Caching"; nothing of "model deployment orchestration")."""
+    """What a translation into Chinese may leave of a talk's term in Latin letters: its
+    names ("KV" of "Hierarchical KV Caching", all of "SGLang"), which it must keep, and a
+    one-word term that is an English word ("slime", a product; "refactor"), which it may
+    keep or translate; nothing of a phrase of English words ("model deployment
+    orchestration")."""
     return name_parts(term) or ([term] if " " not in term else [])
 
 
 def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceCheck:
     """A translation keeps the source's names as written: words of technical spelling, and
-    of the talk's own `names` it uses a one-word name ("slime", an English word and a
-    product) or the name words of a longer one ("KV" of "KV cache"). A name whose house
+    the name words of the talk's own `names` it uses ("KV" of "KV cache"; a one-word term
+    that is an English word, "refactor", may be translated). A name whose house
     form is Chinese alone (paging: 分页) is translated; so is one inside a house term of the
     source that the translation writes in a house form ("GPU" of "GPU memory" as 显存)."""
     house = terminology.terms_in(source)
@@ -288,7 +290,7 @@ def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceC
         return entry is not None and terminology.chinese_only(entry)
 
     def kept(name: str) -> bool:
-        if all(mentions(text, part) or singular_kept(part, text) for part in latin_parts(name)):
+        if all(mentions(text, part) or singular_kept(part, text) for part in name_parts(name)):
             return True
         return any(mentions(t.en, name) and terminology.in_house_form(t.en, text) for t in house)
 

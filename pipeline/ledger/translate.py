@@ -5,15 +5,16 @@ meaning, no English word left in Chinese but names and kept terms, voice, length
 failed answers leave the one with fewer failures, marked as a fallback: a sentence is
 small enough to mark, so there is no chain of smaller pieces to fall back to. A sentence
 whose rewrite took two calls is translated in one: three calls a sentence at most. Of
-the talk's terms a Chinese translation keeps only the names in Latin letters: a phrase of
-English words ("model deployment orchestration") is translated. An English
+the talk's terms a Chinese translation is asked to keep only the names in Latin letters:
+English words ("refactor", "model deployment orchestration") are translated. An English
 title-case label is given in sentence case (a small model keeps every capitalised word).
 """
 
 from functools import partial
 
 from pipeline.core import terminology
-from pipeline.core.checks import latin_parts, sentence_case, translation_checks
+from pipeline.core.checks import sentence_case, translation_checks
+from pipeline.core.grounding import name_parts
 from pipeline.core.prompts import Prompt
 from pipeline.ledger.facts import named
 from pipeline.ledger.rounds import Job, written
@@ -52,7 +53,7 @@ def translate_sentences(
 ) -> list[LedgerSentence]:
     """Each sentence with its text in `target_lang` beside the one in `source_lang`;
     `names` are the talk's own (deck terms), kept as written."""
-    jobs, kept = [], [part for name in names for part in latin_parts(name)]
+    jobs, kept = [], [part for name in names for part in name_parts(name)]
     for sentence in sentences:
         source = sentence.text(source_lang).text
         values = {"terms": named(source, kept), "glossary": terminology.guide(source, target_lang)}

@@ -118,3 +118,13 @@ def test_a_rewrite_that_narrates_the_deck_is_not_in_the_articles_voice():
     assert {c.check: c for c in rewrite_checks(stated, line, "en")}["voice"].passed
     said = "The next slides compare the slide deck formats."  # the source speaks of slides
     assert voice_check("The slides compare deck formats.", "en", said).passed
+
+
+def test_a_one_word_deck_term_that_is_an_english_word_may_be_kept_or_translated():
+    names = ["refactor", "slime", "SGLang"]
+    checks = translation_checks("内存池重构。", "Memory pool refactor.", "zh", names)
+    assert all(c.passed for c in checks if c.check in ("names", "language"))
+    kept = translation_checks("slime 在 SGLang 上训练。", "slime trains on SGLang.", "zh", names)
+    assert all(c.passed for c in kept if c.check in ("names", "language"))
+    lost = translation_checks("黏液在框架上训练。", "slime trains on SGLang.", "zh", names)
+    assert next(c for c in lost if c.check == "names").detail == "left out: SGLang"
