@@ -280,7 +280,8 @@ def latin_parts(term: str) -> list[str]:
 def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceCheck:
     """A translation keeps the source's names as written: words of technical spelling, and
     the name words of the talk's own `names` it uses ("KV" of "KV cache"; a one-word term
-    that is an English word, "refactor", may be translated). A name whose house
+    that is an English word, "refactor", may be translated); a name joined by hyphens is
+    kept when its name parts are ("MLA 到 MHA" for "MLA-to-MHA"). A name whose house
     form is Chinese alone (paging: 分页) is translated; so is one inside a house term of the
     source that the translation writes in a house form ("GPU" of "GPU memory" as 显存)."""
     house = terminology.terms_in(source)
@@ -290,7 +291,7 @@ def kept_names_check(text: str, source: str, names: list[str] = ()) -> SentenceC
         return entry is not None and terminology.chinese_only(entry)
 
     def kept(name: str) -> bool:
-        if all(mentions(text, part) or singular_kept(part, text) for part in name_parts(name)):
+        if all(said_in(part, text) or singular_kept(part, text) for part in name_parts(name)):
             return True
         return any(mentions(t.en, name) and terminology.in_house_form(t.en, text) for t in house)
 

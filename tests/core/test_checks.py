@@ -128,3 +128,10 @@ def test_a_one_word_deck_term_that_is_an_english_word_may_be_kept_or_translated(
     assert all(c.passed for c in kept if c.check in ("names", "language"))
     lost = translation_checks("黏液在框架上训练。", "slime trains on SGLang.", "zh", names)
     assert next(c for c in lost if c.check == "names").detail == "left out: SGLang"
+
+
+def test_a_hyphen_joined_name_is_kept_when_its_name_parts_are():
+    source = "Dynamic MLA-to-MHA switching on GPU-assisted nodes."
+    kept = kept_names_check("动态的 MLA 到 MHA 切换，运行在 GPU 辅助的节点上。", source)
+    assert kept.passed
+    assert not kept_names_check("动态切换，运行在辅助节点上。", source).passed
