@@ -1,7 +1,7 @@
 """Fact sentences: each fact source rewritten as one written sentence in the talk's
 language and verified against that source alone (pipeline.core.checks), one call each
-(pipeline.ledger.rounds). A rewrite that fails twice gives way to its source as said,
-marked as a fallback. A sentence's numbers can only come from its own source: the model
+(pipeline.ledger.rounds). A rewrite that fails twice gives way to its source: speech as
+said, marked as a fallback; a slide line or table row as shown, a label. A sentence's numbers can only come from its own source: the model
 sees that source alone, and a number its source lacks fails the number check.
 """
 
@@ -25,16 +25,17 @@ def line_of(source: FactSource) -> str:
 
 
 def as_said(source: FactSource, lang: str, tries: list[Written] = ()) -> Written:
-    """The source as said or shown stands in, marked, with its own checks (a speaker's "I"
-    still shows) and what the model's last answer failed; what was said is ended as a
-    sentence, a slide's label stays a label."""
+    """The source as said or shown stands in, with its own checks (a speaker's "I" still
+    shows) and what the model's last answer failed. What was said is ended as a sentence
+    and marked a fallback: speech as said is no written sentence. A slide line or table row
+    stands as the deck shows it, a label: the deck's own words, no fallback."""
     text = source.text.rstrip()
     if not source.shown and not text.endswith(SENTENCE_ENDS):
         text += "。" if lang == "zh" else "."
     return Written(
         text=text,
         checks=rewrite_checks(text, source, lang),
-        fallback=True,
+        fallback=not source.shown,
         rejected=tries[-1].failed() if tries else [],
     )
 

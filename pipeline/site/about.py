@@ -35,7 +35,7 @@ The articles here are made by the open-source pipeline talk2article, each by the
 4. **Sentence by sentence**: each sentence is rewritten from one fact alone and checked
    against that fact only (its numbers, names and meaning), then translated sentence by
    sentence. A rewrite that fails its checks twice is not used: a slide line then stands
-   as shown, marked; a sentence said is left out.
+   as shown, in the deck's own words; a sentence said is left out.
 5. **Review**: code checks every sentence's source, language and repeats; the review card
    at the top of each article gives the verdict and why, and reviewers approve, hold or
    reject.

@@ -106,13 +106,14 @@ def test_the_speakers_voice_is_asked_away_or_stays_visible():
     assert kept.en.fallback and [c.check for c in kept.en.failed()] == ["voice"]
 
 
-def test_garbage_twice_is_a_marked_fallback_and_an_outage_fails():
-    sources = fact_sources(EVIDENCE)[2:3]
-    llm, _ = scripted_llm(["garbage"] * 6)
-    (sentence,) = rewrite_facts(sources, "en", llm, PROMPT, [])
-    # the line as shown stands in, a label as the slide lists it
-    assert sentence.en.fallback and sentence.en.text == sources[0].text
-    assert sentence.kind == "item"
+def test_garbage_twice_leaves_the_source_and_an_outage_fails():
+    sources = fact_sources(EVIDENCE)[:3:2]  # a sentence said, a slide line
+    llm, _ = scripted_llm(["garbage"] * 8)
+    said, shown = rewrite_facts(sources, "en", llm, PROMPT, [])
+    # speech as said is marked; the line as shown stands, a label as the slide lists it
+    assert said.en.fallback and said.en.text == sources[0].text
+    assert not shown.en.fallback and shown.en.verified and shown.en.text == sources[1].text
+    assert shown.kind == "item" and shown.en.rejected  # what the answers failed, kept
     llm, _ = scripted_llm(lambda body: httpx.Response(503, json={"error": "down"}))
     with pytest.raises(EndpointError):
         rewrite_facts(sources, "en", llm, PROMPT, [])

@@ -148,9 +148,9 @@ def test_a_slide_line_said_whole_gives_way_to_speech_and_stands_in_when_it_fails
     replies = PromptReplies(rewrite_facts_en=answering(rewrite), translate_sentences_zh=translate)
     llm, _ = scripted_llm(replies, slots=2)
     ledger = write_ledger(OUTLINE, NOTES, evidence, [], llm, LedgerPrompts.load())
-    # the speaker's "I" fails twice: the speech goes, the slide line stands as shown, marked
+    # the speaker's "I" fails twice: the speech goes, the slide line stands as shown
     first = ledger.by_id()[ledger.chapters[0].paragraphs[0].sentences[0]]
-    assert first.source == "s-02.0" and first.en.text == line and first.en.fallback
+    assert first.source == "s-02.0" and first.en.text == line and first.en.verified
     assert [c.check for c in first.en.rejected] == ["voice"]  # why: the speech's failure
 
 
