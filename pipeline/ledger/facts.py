@@ -1,8 +1,9 @@
 """Fact sentences: each fact source rewritten as one written sentence in the talk's
 language and verified against that source alone (pipeline.core.checks), one call each
 (pipeline.ledger.rounds). A rewrite that fails twice gives way to its source: speech as
-said, marked as a fallback; a slide line or table row as shown, a label. A sentence's numbers can only come from its own source: the model
-sees that source alone, and a number its source lacks fails the number check.
+said, marked as a fallback; a slide line or table row as shown, a label. A sentence's
+numbers can only come from its own source: the model sees that source alone, and a
+number its source lacks fails the number check.
 """
 
 from functools import partial
