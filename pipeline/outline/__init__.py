@@ -94,13 +94,26 @@ def joined_repeats(by_start: dict) -> None:
             kept = title
 
 
+def joined_shortest(by_start: dict, count: int) -> bool:
+    """The two neighbouring chapters shortest together, when they run over MAX_RUN sections
+    at most, joined under the first's heading; False when no two can be."""
+    runs = spans(sorted(by_start), count)
+    pairs = [(len(a) + len(b), b.start) for a, b in zip(runs, runs[1:], strict=False)]
+    pairs = [pair for pair in pairs if pair[0] <= MAX_RUN]
+    if not pairs:
+        return False
+    del by_start[min(pairs)[1]]
+    return True
+
+
 def split_long_runs(by_start: dict, notes: Notes) -> None:
     """Chapters that run over more than MAX_RUN sections are split where a section has a
     slide title of its own (the one nearest the middle of the longest run first), up to
-    MAX_CHAPTERS: a small model planning a talk puts its last six topics under one
-    heading. A piece takes the slide's title as its proposed heading, and the role of the
-    chapter it was cut from. A talk without slides is split at the middle of the run, the
-    piece named from its notes."""
+    MAX_CHAPTERS, short neighbours joined to make room: a small model planning a talk gives
+    its first sections a chapter each and puts its last eleven under one heading. A piece
+    takes the slide's title as its proposed heading, and the role of the chapter it was
+    cut from. A talk without slides is split at the middle of the run, the piece named
+    from its notes."""
     sections = notes.sections
     untitled = not any(s.title for s in sections)
 
@@ -112,7 +125,7 @@ def split_long_runs(by_start: dict, notes: Notes) -> None:
             and not CLOSING.fullmatch(title.strip(" !.?！。？"))
         )
 
-    while len(by_start) < MAX_CHAPTERS:
+    while True:
         cuts = [
             (-len(run), abs(k - (run.start + run.stop) / 2), k, run.start)
             for run in spans(sorted(by_start), len(sections))
@@ -120,7 +133,9 @@ def split_long_runs(by_start: dict, notes: Notes) -> None:
             for k in run[1:]
             if may_open(k)
         ]
-        if not cuts:
+        if not cuts or (
+            len(by_start) >= MAX_CHAPTERS and not joined_shortest(by_start, len(sections))
+        ):
             return
         *_, k, start = min(cuts)
         update = {"first_section": sections[k].id, "title": sections[k].title or ""}

@@ -379,6 +379,20 @@ def test_a_split_piece_the_model_cannot_name_is_headed_by_the_names_most_its_own
     ]
 
 
+def test_a_plan_at_its_chapter_limit_joins_short_chapters_to_split_a_long_one():
+    topics = [f"Topic{n} is explained here." for n in range(1, 13)]  # twelve sections
+    notes = Notes(language="en", sections=[section(n, None, t) for n, t in enumerate(topics, 1)])
+    firsts = [chapter(f"sec-{n:02d}", f"Topic{n}", "none") for n in range(1, 8)]
+    firsts += [chapter("sec-08", "Topic8", "none")]  # eight chapters, the last over five
+    llm, _ = scripted_llm([plan(*firsts), *['{"title": "Topic"}'] * 8])
+    outline = build_outline(
+        notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"), load_prompt("outline_heading")
+    )
+    assert len(outline.chapters) <= 8
+    assert all(len(c.sections) <= 3 for c in outline.chapters)  # no run of five left
+    assert [s for c in outline.chapters for s in c.sections] == [s.id for s in notes.sections]
+
+
 def test_the_speakers_name_is_no_heading():
     from pipeline.outline.headings import TitleCheck
 
