@@ -8,7 +8,6 @@ body is recorded.
 import hashlib
 import itertools
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -21,9 +20,8 @@ Reply = Callable[[dict], "str | httpx.Response"]  # a Response: an HTTP error, s
 
 
 def asked_item(body: dict) -> str:
-    """The one item a sentence request gives: what follows its instruction's colon."""
-    head = body["messages"][-1]["content"].split("\n\n")[0]
-    return re.split(r"[:：]\n", head, maxsplit=1)[-1]
+    """The one item a sentence request gives: the last line before its reply format."""
+    return body["messages"][-1]["content"].split("\n\n")[0].splitlines()[-1]
 
 
 def completion(content: str) -> dict:

@@ -5,7 +5,9 @@ with importlib.resources); in a source checkout they are the files in prompts/, 
 in place. Settings can point at another folder of templates.
 
 Placeholders are `{{ name }}`; a missing or an unused variable is an error, so a prompt
-and the code that fills it cannot drift apart silently.
+and the code that fills it cannot drift apart silently. A line whose placeholders are all
+filled with nothing is left out: an empty list is not said at all (a stand-in such as
+"(none)" is a word the model writes back).
 """
 
 import re
@@ -49,7 +51,12 @@ class Prompt:
             )
 
         def fill(text: str) -> str:
-            return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text)
+            lines = [
+                line
+                for line in text.split("\n")
+                if not (names := PLACEHOLDER.findall(line)) or any(str(values[n]) for n in names)
+            ]
+            return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), "\n".join(lines))
 
         return RenderedPrompt(self.id, self.sha256, fill(self.system), fill(self.user))
 

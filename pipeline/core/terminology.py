@@ -81,7 +81,7 @@ def guide(text: str, target: str) -> str:
         pairs = [(t.en, t.zh) for t in terms_in(text)]
     else:
         pairs = [(next(f for f in t.forms() if f in text), t.en) for t in chinese_terms_in(text)]
-    return "; ".join(f"{a} → {b}" for a, b in pairs) or "-"
+    return "; ".join(f"{a} → {b}" for a, b in pairs)
 
 
 def wrong_forms(chinese: str) -> list[str]:

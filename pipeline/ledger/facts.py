@@ -43,7 +43,7 @@ def as_said(source: FactSource, lang: str, tries: list[Written] = ()) -> Written
 
 def named(text: str, terms: list[str]) -> str:
     """The terms a text names, for the prompt's list of names to keep."""
-    return ", ".join(t for t in terms if mentions(text, t)) or "(none)"
+    return ", ".join(t for t in terms if mentions(text, t))
 
 
 def fact_sentence(source: FactSource, lang: str, written: Written) -> LedgerSentence:

@@ -55,3 +55,12 @@ def test_a_prompts_folder_in_settings_overrides_the_shipped_one(tmp_path):
     (tmp_path / "outline.yaml").write_text("id: outline\nsystem: s\nuser: '{{ x }}'\n")
     assert load_prompt("outline", tmp_path).variables() == {"x"}
     assert load_prompt("outline").sha256 != load_prompt("outline", tmp_path).sha256
+
+
+def test_a_line_whose_placeholders_are_all_empty_is_left_out():
+    prompt = load_prompt("rewrite_facts_en")
+    named = prompt.render(item="PagedAttention pages the cache.", terms="PagedAttention", revise="")
+    assert "Names to keep as they are: PagedAttention\n" in named.user
+    bare = prompt.render(item="The cache is paged.", terms="", revise="")
+    assert "Names to keep" not in bare.user and "none" not in bare.user
+    assert bare.user.splitlines()[1] == "The cache is paged."

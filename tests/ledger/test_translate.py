@@ -96,7 +96,7 @@ def test_a_deck_phrase_of_english_words_is_translated_and_only_its_names_kept():
     left = {"f-3": "模型部署 orchestration 运行在 KV 节点上。"}
     llm, endpoint = scripted_llm(answering(left, given))
     [done] = translate_sentences([source], "en", "zh", llm, PROMPT, names)
-    assert "保留英文原文：KV；" in endpoint.user_messages()[0]  # the names alone, not phrases
+    assert "保留英文原文：KV\n" in endpoint.user_messages()[0]  # the names alone, not phrases
     assert "orchestration" in next(c for c in done.zh.rejected if c.check == "language").detail
     llm, _ = scripted_llm(answering({"f-3": "模型部署编排运行在 KV 节点上。"}, given))
     [done] = translate_sentences([source], "en", "zh", llm, PROMPT, names)
