@@ -23,7 +23,15 @@ from pipeline.core.grounding import (
     name_parts,
     split_sentences,
 )
-from pipeline.core.text import NUMBER, UNIT, has_cjk, numbers, other_language, term_pattern
+from pipeline.core.text import (
+    NUMBER,
+    STOPWORDS,
+    UNIT,
+    has_cjk,
+    numbers,
+    other_language,
+    term_pattern,
+)
 from pipeline.schema.ledger import CheckName, FactSource, SentenceCheck
 
 # Meaning: the multilingual-e5-small similarity of a rewrite and its source must reach
@@ -57,10 +65,12 @@ THE_DECK = {"en": re.compile(r"\bslides?\b", re.IGNORECASE), "zh": re.compile("å
 def names_of(text: str) -> list[str]:
     """The names a text writes in Latin letters (products, models, hardware, identifiers);
     a unit ("KB", "ms", "TFLOPS") is no name. Chinese has no capitals of its own, so in a
-    Chinese text a capitalised word ("Llama") is a name too."""
+    Chinese text a capitalised word ("Llama") is a name too, but a function word ("The")."""
     words = [m.group() for m in NAME_WORD.finditer(text)]
     cjk = has_cjk(text)
-    named = [w for w in words if is_name(w) or (cjk and w[:1].isupper())]
+    named = [
+        w for w in words if is_name(w) or (cjk and w[:1].isupper() and w.lower() not in STOPWORDS)
+    ]
     return list(dict.fromkeys(w for w in named if not MEASURE.fullmatch(w)))
 
 

@@ -90,15 +90,16 @@ def stated(planned: PlannedChapter, facts: dict[str, LedgerSentence], lang: str)
 
 
 def chapters_of(
-    planned: list[PlannedChapter], facts: dict[str, LedgerSentence], lang: str
+    planned: list[PlannedChapter], facts: dict[str, LedgerSentence], notes: Notes, lang: str
 ) -> tuple[list[LedgerChapter], list[LedgerSentence]]:
-    """The ledger's chapters and their sentences, headings first."""
-    chapters, sentences = [], []
+    """The ledger's chapters and their sentences, headings first; a heading is checked
+    against what its sections state, as the outline chose it."""
+    chapters, sentences, sections = [], [], notes.by_id()
     for plan in planned:
         paragraphs = stated(plan, facts, lang)
         if not paragraphs:
             continue
-        said = "\n".join(f.text for f in plan.facts)
+        said = what_it_states([sections[s] for s in plan.chapter.sections])
         heading = composed(
             f"h-{plan.chapter.sections[0]}", "heading", plan.chapter.title, said, lang
         )
@@ -130,7 +131,7 @@ def write_ledger(
     facts = {
         s.source: s for s in rewrite_facts(chosen, lang, llm, prompts.rewrite(lang), vocabulary)
     }
-    chapters, sentences = chapters_of(planned, facts, lang)
+    chapters, sentences = chapters_of(planned, facts, notes, lang)
     # what the chosen facts say, and what the talk's sections state and title themselves
     said = "\n".join([what_it_states(notes.sections), *(f.text for f in chosen)])
     title = composed("title", "title", outline.title, said, lang)
@@ -150,7 +151,6 @@ def write_ledger(
         tags=outline.tags,
         chapters=chapters,
         sources=chosen + [s for plan in planned for spare in plan.spares.values() for s in spare],
-        section_titles=[s.title for s in notes.sections if s.title],
         sentences=sentences,
     )
     return ledger.model_copy(update={"fallbacks": [r.where for r in ledger.revisions()]})

@@ -31,7 +31,9 @@ from pipeline.schema import (
     Evidence,
     Finding,
     Ledger,
+    LedgerSentence,
     Review,
+    SentenceCheck,
 )
 
 
@@ -172,11 +174,21 @@ def check_headings(drafts: tuple[DraftText, ...]) -> Check:
     return check("headings_name_chapters", findings)
 
 
+def added(sentence: LedgerSentence, lang: str, made_from: dict[str, str]) -> list[SentenceCheck]:
+    """What the sentence adds in `lang` (the ledger's first language or its translation):
+    a fact to its source, run again on the final text; a heading, title or summary as
+    checked when it was written (against what its sections state); a translation to the
+    sentence it translates. English from Chinese writes Chinese terms in Latin letters
+    ("GPU" for 显卡): there only an added number counts."""
+    first = sentence.text(lang)
+    if sentence.id not in made_from:
+        return [c for c in first.checks if c.check in ("numbers", "names")]
+    return grounded_checks(first.text, made_from[sentence.id])
+
+
 def check_grounded(ledger: Ledger) -> Check:
-    """No sentence of the article adds a number or name to what it is made from: a fact to
-    its slide line or sentence said, a heading, title or summary to the facts and the
-    sections' titles, a translation to its sentence (pipeline.core.checks, run again on
-    the final text)."""
+    """No sentence of the article adds a number or name to what it is made from
+    (pipeline.core.checks; see added)."""
     places, lang = ledger.places(), ledger.language
     sources = {source.id: source for source in ledger.sources}
     made_from = {
@@ -184,18 +196,20 @@ def check_grounded(ledger: Ledger) -> Check:
         for s in ledger.sentences
         if s.source in sources
     }
-    facts = "\n".join([*(made_from[i] for i in places if i in made_from), *ledger.section_titles])
+    other = other_language(lang)
     findings = []
     for sentence in (s for s in ledger.sentences if s.id in places):
-        first, where = sentence.text(lang), places[sentence.id]
-        source = made_from.get(sentence.id, facts)
-        pairs = [(lang, first.text, source)]
-        if (second := sentence.text(other_language(lang))) is not None:
-            pairs.append((other_language(lang), second.text, f"{first.text}\n{source}"))
+        checks = [(lang, c) for c in added(sentence, lang, made_from)]
+        if (second := sentence.text(other)) is not None:
+            origin = f"{sentence.text(lang).text}\n{made_from.get(sentence.id, '')}"
+            translated = grounded_checks(second.text, origin)
+            checks += [(other, c) for c in translated if other == "zh" or c.check == "numbers"]
         findings += [
-            Finding(place=f"{language} {where}", detail=f"{sentence.id} {c.check}: {c.detail}")
-            for language, text, origin in pairs
-            for c in grounded_checks(text, origin)
+            Finding(
+                place=f"{language} {places[sentence.id]}",
+                detail=f"{sentence.id} {c.check}: {c.detail}",
+            )
+            for language, c in checks
             if not c.passed
         ]
     return check("sentences_grounded", findings)

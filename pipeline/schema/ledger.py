@@ -101,11 +101,6 @@ class Ledger(StageOutput):
     tags: list[str] = Field(default_factory=list)
     chapters: list[LedgerChapter] = Field(default_factory=list)
     sources: list[FactSource] = Field(default_factory=list)
-    section_titles: list[str] = Field(
-        default_factory=list,
-        description="how the talk's sections title themselves: a title, summary or heading "
-        "may name what they do",
-    )
     sentences: list[LedgerSentence] = Field(default_factory=list)
 
     def by_id(self) -> dict[str, LedgerSentence]:

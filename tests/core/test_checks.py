@@ -135,3 +135,7 @@ def test_a_hyphen_joined_name_is_kept_when_its_name_parts_are():
     kept = kept_names_check("动态的 MLA 到 MHA 切换，运行在 GPU 辅助的节点上。", source)
     assert kept.passed
     assert not kept_names_check("动态切换，运行在辅助节点上。", source).passed
+
+
+def test_a_function_word_is_no_name_in_a_chinese_text():
+    assert names_of("The framework 借鉴了 Llama 的设计") == ["Llama"]

@@ -128,3 +128,17 @@ def test_word_by_word_chinese_terms_fail_terminology():
     assert not checks["terminology"].passed
     assert any(f.place == "zh §1¶2" and "令牌" in f.detail for f in checks["terminology"].findings)
     assert result.card.verdict == "需修改"  # a wording fault, not a trust fault
+
+
+def test_english_from_chinese_may_write_a_term_in_latin_letters_but_adds_no_number():
+    said = "显卡内存按需分配，每块 16 个 token。"
+    source = [FactSource(id="t-01:05.0", unit="t-01:05", kind="speech", text=said)]
+
+    def grounded(english: str):
+        written = ledger_of([(english, ["t-01:05"])], [(said, ["t-01:05"])], sources=source)
+        written = written.model_copy(update={"language": "zh"})
+        checks = review_ledger(written, EVIDENCE, "zh", [], PROMPTS).checks
+        return next(c for c in checks if c.name == "sentences_grounded").findings
+
+    assert grounded("GPU memory is handed out in blocks of 16 tokens.") == []  # 显卡: GPU
+    assert "numbers" in str(grounded("GPU memory is handed out in blocks of 32 tokens."))
