@@ -63,4 +63,7 @@ def test_a_line_whose_placeholders_are_all_empty_is_left_out():
     assert "Names to keep as they are: PagedAttention\n" in named.user
     bare = prompt.render(item="The cache is paged.", terms="", revise="")
     assert "Names to keep" not in bare.user and "none" not in bare.user
-    assert bare.user.splitlines()[1] == "The cache is paged."
+    assert bare.user.splitlines()[:2] == [
+        "Rewrite this item as one written sentence:",
+        "The cache is paged.",
+    ]
