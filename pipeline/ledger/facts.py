@@ -68,7 +68,8 @@ def rewrite_facts(
             line=line_of(source),
             check=partial(rewrite_checks, source=source, lang=lang),
             fallback=partial(as_said, source, lang),
-            values={"terms": named(f"{source.context}\n{source.text}", terms)},
+            # the names ride in the instruction's own line: never empty, or it is left out
+            values={"terms": named(f"{source.context}\n{source.text}", terms) or "(none)"},
         )
         for source in sources
     ]

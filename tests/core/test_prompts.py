@@ -58,12 +58,10 @@ def test_a_prompts_folder_in_settings_overrides_the_shipped_one(tmp_path):
 
 
 def test_a_line_whose_placeholders_are_all_empty_is_left_out():
-    prompt = load_prompt("rewrite_facts_en")
-    named = prompt.render(item="PagedAttention pages the cache.", terms="PagedAttention", revise="")
-    assert "Names to keep as they are: PagedAttention\n" in named.user
-    bare = prompt.render(item="The cache is paged.", terms="", revise="")
-    assert "Names to keep" not in bare.user and "none" not in bare.user
-    assert bare.user.splitlines()[:2] == [
-        "Rewrite this item as one written sentence:",
-        "The cache is paged.",
-    ]
+    prompt = load_prompt("translate_sentences_zh")
+    named = prompt.render(
+        item="PagedAttention pages the cache.", terms="PagedAttention", glossary="", revise=""
+    )
+    assert "保留英文原文：PagedAttention\n" in named.user and "译法" not in named.user
+    bare = prompt.render(item="The cache is paged.", terms="", glossary="", revise="")
+    assert bare.user.splitlines()[:2] == ["把下面这一句翻译成简体中文：", "The cache is paged."]
