@@ -260,9 +260,13 @@ def chapter_title(
     if free(heading := named(sections)):
         return heading
     joint = "与" if check.language == "zh" else " and "
-    deck_terms = distinct_terms(t for s in sections for t in s.terms)
-    own = distinct_terms(distinctive_names(sections, talk, check.language))
-    for names in (deck_terms, own):
+    # the deck's terms first; the talk-wide count of names only when they head nothing
+    listings = (
+        lambda: distinct_terms(t for s in sections for t in s.terms),
+        lambda: distinct_terms(distinctive_names(sections, talk, check.language)),
+    )
+    for listing in listings:
+        names = listing()
         for heading in (joint.join(names[:2]), *names[:1]):
             if free(heading) and not check.problems(heading):
                 return heading
