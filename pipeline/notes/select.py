@@ -38,10 +38,10 @@ def stated(source: FactSource, vocabulary: list[str]) -> set[str]:
 
 
 def most_novel(
-    said: list[FactSource], known: set[str], vocabulary: list[str], room: int
+    said: list[FactSource], known: set[str], adds: dict[str, set[str]], room: int
 ) -> list[FactSource]:
-    """Up to `room` of `said`, each in turn the one adding most to what is `known`."""
-    adds = {s.id: stated(s, vocabulary) for s in said}
+    """Up to `room` of `said`, each in turn the one adding most to what is `known`; `adds`
+    is what each states, by id."""
     pool, picked, known = list(said), [], set(known)
     while pool and len(picked) < room:
         best = max(pool, key=lambda s: len(adds[s.id] - known))  # the earliest among equals
@@ -71,18 +71,19 @@ def select_facts(
 ) -> list[FactSource]:
     """The sources an article states, in talk order (see the module's docstring)."""
     shown = [s for s in sources if s.shown]
+    states = {s.id: stated(s, vocabulary) for s in sources if s.shown or not s.uncertain}
     said: list[FactSource] = []
     for source in sources:
         if source.shown or source.uncertain:
             continue
-        if not stated(source, vocabulary):
+        if not states[source.id]:
             continue
         if covering(source, shown) or duplicate_of(source.text, [s.text for s in said]) is not None:
             continue
         said.append(source)
     if limit is not None and len(shown) + len(said) > limit:
-        known = set().union(*(stated(s, vocabulary) for s in shown))
-        said = most_novel(said, known, vocabulary, max(limit - len(shown), 0))
+        known = set().union(*(states[s.id] for s in shown))
+        said = most_novel(said, known, states, max(limit - len(shown), 0))
     shown = [line for line in shown if covering(line, said) is None]
     kept = {s.id for s in shown + said}
     return [s for s in sources if s.id in kept]
