@@ -140,8 +140,8 @@ def asked(topics: list[Topic], title: str, lang: str, llm: LLM, prompt: Prompt) 
     return written(jobs, llm, prompt) if jobs else {}
 
 
-def dropped_for(where: str, written: Written) -> Revision:
-    why = [f"{c.check}: {c.detail}" for c in written.rejected] or ["a repeat"]
+def dropped_for(where: str, written: Written, reason: str = "a repeat") -> Revision:
+    why = [f"{c.check}: {c.detail}" for c in written.rejected] or [reason]
     return Revision(where=where, findings=why, action="dropped")
 
 
@@ -181,8 +181,10 @@ def write_questions(
     translated = translate_sentences([s for s, _ in kept], lang, target, llm, prompt, names)
     items: dict[str, list[QuestionAnswer]] = {lang: [], target: []}
     for sentence, (_, topic) in zip(translated, kept, strict=True):
-        if sentence.text(target).fallback:
-            revisions.append(dropped_for(f"{target} {sentence.id}", sentence.text(target)))
+        translation = sentence.text(target)
+        if translation.fallback or not translation.text.rstrip().endswith(QUESTION_MARKS):
+            # a translation that no longer asks is no question: both languages go
+            revisions.append(dropped_for(f"{target} {sentence.id}", translation, "no question"))
             continue
         for language in (lang, target):
             question = sentence.text(language).text

@@ -130,3 +130,14 @@ def test_questions_are_spread_over_the_chapters_before_a_chapter_gets_a_second()
     runs = [[Topic("one", [])] * 3, [Topic("two", [])], [Topic("three", [])] * 2]
     picked = question_topics(runs, most=4)
     assert [t.chapter for t in picked] == ["one", "one", "two", "three"]
+
+
+def test_a_question_whose_translation_no_longer_asks_leaves_both_languages():
+    told = {
+        ASKED["q-1"]: "预留最大长度会浪费 KV cache 内存。",
+        ASKED["q-2"]: TRANSLATED[ASKED["q-2"]],
+    }
+    questions, _ = answering(ASKED, told)
+    assert [i.question for i in questions.en.items] == [ASKED["q-2"]]
+    assert [i.question for i in questions.zh.items] == [TRANSLATED[ASKED["q-2"]]]
+    assert ("zh q-1", ["no question"]) in [(r.where, r.findings) for r in questions.revisions]
