@@ -84,7 +84,7 @@ def differences(check: CheckName, lost: list[str], added: list[str]) -> Sentence
 
 def number_check(text: str, source: str, context: str = "") -> SentenceCheck:
     """Every number of the source kept; none the source and its context lack added."""
-    lost = missing_numbers(numbers(source), text)
+    lost = missing_numbers(source, text)
     return differences("numbers", lost, invented_numbers(text, f"{source}\n{context}"))
 
 

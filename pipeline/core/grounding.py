@@ -17,6 +17,7 @@ from pipeline.core.text import (
     CHINESE_PROSE_SHARE,
     CJK_CHARS,
     CJK_RUN,
+    NUMBER,
     STOPWORDS,
     TECHNICAL,
     chinese_words,
@@ -160,7 +161,7 @@ def number_forms(text: str) -> set[str]:
     """The numbers of `text` and the other ways to write its years and months: Chinese
     speech says "24年" for 2024, which a translation rightly writes out, and the reverse;
     "May 2025" is 2025年5月."""
-    found = numbers(text)
+    found = numbers(text) | set(measures(text).values())
     found |= {MONTH_NUMBERS[m[1][:3]] for pattern in MONTH_NAMES for m in pattern.finditer(text)}
     for short in SHORT_YEAR.findall(text):
         found |= {"19" + short, "20" + short}
@@ -187,21 +188,58 @@ def copied_share(text: str, source: str, lang: str) -> float:
     return sum(covered) / len(article) if article else 0.0
 
 
-def missing_numbers(expected: set[str], text: str) -> list[str]:
-    """The expected numbers `text` lacks; a small number written out in Chinese ("不到一秒"
-    for 1, "两个" for 2) is there, and so is a year written in full or short."""
+# What a number is multiplied by where it stands ("52.3k", "13B", "600 thousand", "5.23万"):
+# a translation may write the same value in other digits, and the same digits with another
+# magnitude, or none, are another number.
+MAGNITUDES = {"千万": 1e7, "百万": 1e6, "千": 1e3, "万": 1e4, "亿": 1e8, "k": 1e3, "m": 1e6}
+MAGNITUDES |= {"b": 1e9, "t": 1e12, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+MAGNITUDES |= {"trillion": 1e12}
+SCALED = re.compile(
+    r"(?<![A-Za-z\d.,])(\d+(?:[.,]\d+)*)\s?(thousand|million|billion|trillion|千万|百万|[千万亿]"
+    r"|[kKMBT](?![A-Za-z]))"
+)
+
+THOUSANDS = re.compile(r",(?=\d{3}(?!\d))")
+
+
+def _plain(number: str) -> str:
+    """A number as one key: its thousands separators and trailing zeros dropped."""
+    digits = THOUSANDS.sub("", number)
+    return digits.rstrip("0").rstrip(".") if "." in digits else digits
+
+
+def measures(text: str) -> dict[str, str]:
+    """Each number of `text` as written ("52.3k", "16") and the key of its value ("52300",
+    "16"): a number with a magnitude is its value, any other number its digits."""
+    found = {}
+    for match in SCALED.finditer(text):
+        value = float(THOUSANDS.sub("", match[1])) * MAGNITUDES[match[2].lower()]
+        found[match.group()] = _plain(f"{value:.6f}")
+    scaled = {m.span(1) for m in SCALED.finditer(text)}
+    for match in NUMBER.finditer(text):
+        if match.span() not in scaled:
+            found.setdefault(match.group(), _plain(match.group()))
+    return found
+
+
+def missing_numbers(source: str, text: str) -> list[str]:
+    """The numbers of `source` that `text` lacks, each by its value ("52.3k" is there as
+    "5.23万", not as "52.3 个"); a small number written out in Chinese ("不到一秒" for 1,
+    "两个" for 2) is there, and so is a year written in full or short."""
     have = number_forms(text)
     return sorted(
-        n
-        for n in expected - have
-        if not (n.isdigit() and int(n) <= 10 and CHINESE_NUMERALS[int(n)] & set(text))
+        written
+        for written, key in measures(source).items()
+        if key not in have
+        and not (key.isdigit() and int(key) <= 10 and CHINESE_NUMERALS[int(key)] & set(text))
     )
 
 
 def invented_numbers(text: str, source: str) -> list[str]:
-    """Numbers in `text` that `source` does not have (a rounded 3.1 for 3.14 counts; a
-    year written out from "24年" does not)."""
-    return sorted(numbers(text) - number_forms(source))
+    """Numbers in `text` that `source` does not have, each by its value (a rounded 3.1 for
+    3.14 counts, and so does "52.3k" for "52.3"; a year written out from "24年" does not)."""
+    have = number_forms(source)
+    return sorted(written for written, key in measures(text).items() if key not in have)
 
 
 def prompt_lines(prompts: list[Prompt], extra: tuple[str, ...] = ()) -> list[str]:

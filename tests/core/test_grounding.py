@@ -55,20 +55,20 @@ def test_an_invented_or_rounded_number_is_found():
 def test_a_year_said_short_in_chinese_is_the_same_year_written_out():
     assert invented_numbers("Paged KV caches spread in 2024.", "分页的KV缓存到24年才普及") == []
     assert invented_numbers("They spread in 2025.", "分页的KV缓存到24年才普及") == ["2025"]
-    assert missing_numbers({"24"}, "They spread in 2024.") == []
-    assert missing_numbers({"2024"}, "到24年才普及") == []
-    assert missing_numbers({"24"}, "24 GB of memory") == []
-    assert missing_numbers({"24"}, "in 2023") == ["24"]
+    assert missing_numbers("24", "They spread in 2024.") == []
+    assert missing_numbers("2024", "到24年才普及") == []
+    assert missing_numbers("24", "24 GB of memory") == []
+    assert missing_numbers("24", "in 2023") == ["24"]
 
 
 def test_a_month_named_in_a_date_is_its_number_in_a_translation():
-    assert missing_numbers({"2025", "5"}, "In May 2025, one node served 52.3k tokens/s.") == []
-    assert missing_numbers({"9"}, "v0.3 (Sept. 2024)") == []
-    assert missing_numbers({"1"}, "released in January") == []
+    assert missing_numbers("2025 5", "In May 2025, one node served 52.3k tokens/s.") == []
+    assert missing_numbers("9", "v0.3 (Sept. 2024)") == []
+    assert missing_numbers("1", "released in January") == []
     assert invented_numbers("2025年5月发布", "It was released in May 2025.") == []
     # "May" as a verb, or a word that starts like a month, is no date
-    assert missing_numbers({"5"}, "May I ask how fast it is?") == ["5"]
-    assert missing_numbers({"3"}, "Marching 2 steps ahead") == ["3"]
+    assert missing_numbers("5", "May I ask how fast it is?") == ["5"]
+    assert missing_numbers("3", "Marching 2 steps ahead") == ["3"]
 
 
 def test_prompt_lines_and_the_revise_note_are_echoes():
@@ -96,8 +96,8 @@ def test_a_title_cut_out_of_a_longer_line_is_a_fragment():
 
 
 def test_small_numbers_written_out_in_chinese_are_not_missing():
-    assert missing_numbers({"1", "2", "16"}, "不到一秒，两个请求，16 个 token") == []
-    assert missing_numbers({"1", "16"}, "不到 0.5 秒") == ["1", "16"]
+    assert missing_numbers("1 2 16", "不到一秒，两个请求，16 个 token") == []
+    assert missing_numbers("1 16", "不到 0.5 秒") == ["1", "16"]
 
 
 def test_a_short_name_is_a_word_not_a_substring():
@@ -128,3 +128,12 @@ def test_the_reply_format_said_back_is_an_echo_and_json_in_prose_is_not():
     assert is_echo('Reply as JSON: {"text": the sentence}', [])
     assert not is_echo("约束解码让模型输出 JSON 格式的结果。", [])
     assert not is_echo('The schema is {"type": "object"}.', [])
+
+
+def test_a_number_keeps_its_magnitude_in_whatever_digits():
+    said = "One node served 52.3k prefill tokens/s on a 13B model."
+    assert missing_numbers(said, "单节点每秒处理 5.23万 个预填充 token，模型为 130亿 参数。") == []
+    assert missing_numbers(said, "A node served 52,300 tokens/s on a 13 billion model.") == []
+    assert missing_numbers(said, "单节点每秒处理 52.3 个预填充 token，模型为 13B。") == ["52.3k"]
+    assert invented_numbers("它每秒处理 5.23万 个 token。", said) == []
+    assert invented_numbers("It served 52.3k tokens/s.", "It served 52.3 tokens/s.") == ["52.3k"]
