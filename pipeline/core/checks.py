@@ -28,7 +28,6 @@ from pipeline.core.text import (
     STOPWORDS,
     UNIT,
     has_cjk,
-    numbers,
     other_language,
     term_pattern,
 )

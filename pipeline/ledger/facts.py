@@ -8,7 +8,7 @@ number its source lacks fails the number check.
 
 from functools import partial
 
-from pipeline.core.checks import SENTENCE_ENDS, rewrite_checks
+from pipeline.core.checks import SENTENCE_ENDS, is_title_case, rewrite_checks
 from pipeline.core.grounding import mentions
 from pipeline.core.prompts import Prompt
 from pipeline.ledger.rounds import Job, written
@@ -39,6 +39,14 @@ def as_said(source: FactSource, lang: str, tries: list[Written] = ()) -> Written
         fallback=not source.shown,
         rejected=tries[-1].failed() if tries else [],
     )
+
+
+def is_label(source: FactSource) -> bool:
+    """A slide line written in title case is a label, the way slides head a list
+    ("Hierarchical KV Caching Integration"): it states no claim, so it is kept as shown
+    (any sentence made of it needs a predicate the deck does not give)."""
+    text = source.text
+    return source.kind == "slide" and is_title_case(text) and not text.endswith(SENTENCE_ENDS)
 
 
 def named(text: str, terms: list[str]) -> str:
@@ -72,6 +80,10 @@ def rewrite_facts(
             values={"terms": named(f"{source.context}\n{source.text}", terms) or "(none)"},
         )
         for source in sources
+        if not is_label(source)
     ]
     done = written(jobs, llm, prompt)
-    return [fact_sentence(source, lang, done[source.id]) for source in sources]
+    labels = {
+        s.id: as_said(s, lang).model_copy(update={"calls": 0}) for s in sources if is_label(s)
+    }
+    return [fact_sentence(source, lang, (done | labels)[source.id]) for source in sources]

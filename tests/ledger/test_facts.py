@@ -142,3 +142,22 @@ def test_a_slide_label_the_model_keeps_as_a_label_is_a_verified_item_listed_by_c
     assert joined(ledger, "en") == "; ".join(s.en.text for s in ledger) + "."
     said = rewrite_facts(fact_sources(EVIDENCE)[:1], "en", llm, PROMPT, [])
     assert said[0].kind == "fact" and not said[0].en.verified  # speech is said as a sentence
+
+
+def test_a_title_case_slide_line_stays_the_label_the_deck_shows_without_a_call():
+    agenda = Evidence(
+        units=[
+            EvidenceUnit(
+                id="s-03",
+                kind="slide",
+                text="Review\nHierarchical KV Caching Integration\nUp to 6x throughput via KV reuse",
+                slide=3,
+            )
+        ]
+    )
+    sources = fact_sources(agenda)
+    llm, endpoint = scripted_llm(answering(lambda _, t: f"The speaker discusses {t}."))
+    ledger = rewrite_facts(sources, "en", llm, PROMPT, [])
+    assert [s.kind for s in ledger] == ["item", "fact"] and len(endpoint.requests) == 1
+    assert ledger[0].en.text == "Hierarchical KV Caching Integration" and ledger[0].en.calls == 0
+    assert ledger[0].en.verified
