@@ -63,9 +63,10 @@ def run_stages(
         notes = tasks.notes(run, evidence, vocabulary, settings)
         outline = tasks.outline(run, notes, evidence, talk.meta, settings, llm)
         ledger = tasks.ledger(run, outline, notes, evidence, vocabulary, settings, llm)
-        review = tasks.review(run, ledger, evidence, vocabulary, settings)
+        edited = tasks.edits(run, ledger, folder).ledger
+        review = tasks.review(run, edited, evidence, vocabulary, settings)
         tasks.questions(run, ledger, vocabulary, settings, llm)
-        articles = tasks.article(run, ledger, evidence, talk, review)
+        articles = tasks.article(run, edited, evidence, talk, review)
     except StageFailed:
         return run.record
     except KeyboardInterrupt as stop:

@@ -26,6 +26,7 @@ from pipeline.core.models import resolve_whisper
 from pipeline.core.prompts import load_prompt
 from pipeline.core.settings import Settings
 from pipeline.core.text import writing_language
+from pipeline.edits import EDITS_FILE, apply_edits, read_edits
 from pipeline.evidence import build_evidence
 from pipeline.ledger import LedgerPrompts, write_ledger
 from pipeline.llm.cache import CallCache
@@ -39,6 +40,7 @@ from pipeline.runner import Stage, TalkRun
 from pipeline.schema import (
     Article,
     Deck,
+    EditedLedger,
     Evidence,
     Ledger,
     Notes,
@@ -201,6 +203,13 @@ def ledger(
         return write_ledger(outline, notes, evidence, vocabulary, llm_for(llm, run), prompts)
 
     return run_stage(run, stages.LEDGER, make, key | llm_key(settings, llm))
+
+
+def edits(run: TalkRun, ledger: Ledger, folder: Path) -> EditedLedger:
+    """The reviewers' edits applied; a broken edits.yaml fails this stage, naming it."""
+    path = folder / EDITS_FILE
+    key = {"ledger": ledger, "edits": path if path.is_file() else None}
+    return run_stage(run, stages.EDITS, lambda: apply_edits(ledger, read_edits(folder)), key)
 
 
 def review(

@@ -9,6 +9,7 @@ from pipeline.runner import Stage
 from pipeline.schema import (
     Article,
     Deck,
+    EditedLedger,
     Evidence,
     Ledger,
     Notes,
@@ -102,6 +103,16 @@ LEDGER = Stage[Ledger](
     output="ledger.json",
 )
 
+# The reviewers' edits (edits.yaml in the talk's folder) applied to the ledger: those whose
+# sentence's source is unchanged, in code; the others listed as stale. Cheap: no LLM.
+EDITS = Stage[EditedLedger](
+    "edits",
+    code="pipeline.edits",
+    keyed_by=("ledger", "edits"),
+    contract=EditedLedger,
+    output="edited.json",
+)
+
 # Automatic checks a reviewer would otherwise do by hand, a verdict by written rules, and
 # the review card, built in code from the article's sentences. Cheap: no LLM.
 REVIEW = Stage[Review](
@@ -145,6 +156,7 @@ STAGES: tuple[Stage, ...] = (
     NOTES,
     OUTLINE,
     LEDGER,
+    EDITS,
     REVIEW,
     QUESTIONS,
     ARTICLE,

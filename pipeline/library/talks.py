@@ -8,23 +8,25 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from pipeline.core.errors import StageFailure
-from pipeline.core.store import sha256_model, talk_outputs
+from pipeline.core.store import talk_outputs
 from pipeline.review.decisions import Policy, Standing, read_decisions, standing_of
 from pipeline.schema import (
     ARTICLES_MADE,
     Deck,
     Draft,
+    EditedLedger,
     Evidence,
     EvidenceUnit,
     Ledger,
     Questions,
     Review,
     RunRecord,
+    StaleEdit,
     Talk,
 )
 from pipeline.talk import input_folder
 
-NEEDED = ("talk.json", "ledger.json", "review.json", "evidence.json", "run.json")
+NEEDED = ("talk.json", "edited.json", "review.json", "evidence.json", "run.json")
 
 
 @dataclass
@@ -32,7 +34,7 @@ class PublishedTalk:
     slug: str
     folder: Path
     talk: Talk
-    ledger: Ledger
+    ledger: Ledger  # with the reviewers' edits applied
     draft: Draft
     review: Review
     evidence: Evidence
@@ -40,6 +42,8 @@ class PublishedTalk:
     standing: Standing
     deck: Deck | None = None
     questions: Questions | None = None  # the article's companion in questions and answers
+    edited: int = 0  # sentences the reviewers' edits changed or dropped
+    stale: list[StaleEdit] = field(default_factory=list)  # edits not applied
     units: dict[str, EvidenceUnit] = field(init=False)
     # slide -> (its picture's path under docs/, the file): slides whose picture exists
     slides: dict[int, tuple[str, Path]] = field(init=False)
@@ -84,8 +88,8 @@ def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
         if run.status not in ARTICLES_MADE:
             return f"{slug}: its last run is {run.status}"
         deck_file = folder / "deck.json"
-        ledger = Ledger.model_validate_json((folder / "ledger.json").read_text())
-        draft = ledger.draft()
+        edited = EditedLedger.model_validate_json((folder / "edited.json").read_text())
+        ledger, draft = edited.ledger, edited.ledger.draft()
         review = Review.model_validate_json((folder / "review.json").read_text())
         decisions = read_decisions(folder_of(run, slug, inputs_dir))
         return PublishedTalk(
@@ -99,7 +103,9 @@ def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
             run=run,
             standing=standing_of(draft, review.card.verdict, decisions),
             deck=Deck.model_validate_json(deck_file.read_text()) if deck_file.is_file() else None,
-            questions=questions_of(folder, ledger),
+            questions=questions_of(folder, edited),
+            edited=len(edited.applied),
+            stale=edited.stale,
         )
     except ValidationError as err:
         return f"{slug}: outputs of another version ({err.error_count()} fields); run it again"
@@ -107,15 +113,17 @@ def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
         return f"{slug}: {err}"
 
 
-def questions_of(folder: Path, ledger: Ledger) -> Questions | None:
-    """The companion written from this very ledger, if there is one: a companion of an
-    earlier text (its stage failed since) is not shown beside a later one."""
+def questions_of(folder: Path, edited: EditedLedger) -> Questions | None:
+    """The companion written from this very ledger (before the reviewers' edits), if there
+    is one: a companion of an earlier text (its stage failed since) is not shown beside a
+    later one."""
     try:
         questions = Questions.model_validate_json((folder / "questions.json").read_text())
     except (OSError, ValidationError):
         return None
     made_from = questions.provenance.inputs.get("ledger") if questions.provenance else None
-    return questions if made_from == sha256_model(ledger) and questions.zh.items else None
+    written_from = edited.provenance.inputs.get("ledger") if edited.provenance else None
+    return questions if made_from == written_from and questions.zh.items else None
 
 
 def talks_with_articles(

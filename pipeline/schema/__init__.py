@@ -14,6 +14,7 @@ from pipeline.schema.article import (
 )
 from pipeline.schema.base import Contract, Provenance, StageError, StageOutput
 from pipeline.schema.deck import Bullet, Deck, Slide
+from pipeline.schema.edits import Edit, EditedLedger, Edits, StaleEdit
 from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
 from pipeline.schema.ledger import Ledger, LedgerSentence, SentenceCheck, Written
 from pipeline.schema.notes import FactSource, Notes, Section
@@ -46,6 +47,9 @@ __all__ = [
     "Decision",
     "Decisions",
     "Draft",
+    "Edit",
+    "EditedLedger",
+    "Edits",
     "DraftParagraph",
     "DraftSection",
     "DraftText",
@@ -63,6 +67,7 @@ __all__ = [
     "Notes",
     "Revision",
     "Section",
+    "StaleEdit",
     "SentenceCheck",
     "Provenance",
     "Review",

@@ -60,6 +60,7 @@ class Written(Contract):
         default_factory=list, description="with a fallback: what the last answer failed"
     )
     calls: int = Field(1, description="the model calls it took (a retry is a second)")
+    edited_by: str | None = Field(None, description="the reviewer whose edit this text is")
 
     @property
     def verified(self) -> bool:

@@ -192,6 +192,9 @@ DECISION_WORDS = {
     },
 }
 
+# The sentences reviewers corrected (pipeline.edits), said in the review box.
+EDITED = {"zh": "人工校对 {n} 处。", "en": " Corrected by reviewers in {n} places."}
+
 
 def decision_lines(talk: PublishedTalk, lang: str) -> list[str]:
     """Whether a person has reviewed the article, and their decision (their note is for
@@ -206,6 +209,8 @@ def decision_lines(talk: PublishedTalk, lang: str) -> list[str]:
         date=decision.at.date().isoformat() if decision else "",
         verdict=verdict,
     )
+    if talk.edited:
+        said += EDITED[lang].format(n=talk.edited)
     kind = "success" if state == "approved" else "info"
     return [f'!!! {kind} "{heading}"', "", f"    {typeset_text(said, lang)}", ""]
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from pipeline.core.errors import StageFailure
 from pipeline.core.yamlfile import read_yaml
+from pipeline.edits import EDITS_FILE
 from pipeline.schema import Talk, TalkMeta
 
 MEDIA_SUFFIXES = {
@@ -50,7 +51,8 @@ def read_talk(folder: Path, slug: str) -> Talk:
     media, decks, subtitles, meta = [], [], [], TalkMeta()
     for path in sorted(folder.iterdir()):
         name, suffix = path.name, path.suffix.lower()
-        if name.startswith(".") or name in IGNORED_NAMES or path.is_dir():
+        # the reviewers' edits are an input of the article, read after the ledger
+        if name.startswith(".") or name in {*IGNORED_NAMES, EDITS_FILE} or path.is_dir():
             continue
         if not inside(path, folder):
             raise StageFailure(

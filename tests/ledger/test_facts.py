@@ -150,7 +150,7 @@ def test_a_title_case_slide_line_stays_the_label_the_deck_shows_without_a_call()
             EvidenceUnit(
                 id="s-03",
                 kind="slide",
-                text="Review\nHierarchical KV Caching Integration\nUp to 6x throughput via KV reuse",
+                text="Review\nHierarchical KV Caching Integration\nUp to 6x faster via KV reuse",
                 slide=3,
             )
         ]

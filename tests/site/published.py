@@ -11,6 +11,7 @@ from pipeline.core.store import TalkStore, sha256_model
 from pipeline.review import review
 from pipeline.schema import (
     Deck,
+    EditedLedger,
     Evidence,
     EvidenceUnit,
     FactSource,
@@ -133,6 +134,7 @@ def publish(
     for name, model in [
         ("talk.json", talk),
         ("ledger.json", ledger),
+        ("edited.json", edited(ledger)),
         ("review.json", review(ledger, evidence, "en", [], PROMPTS)),
         ("evidence.json", evidence),
         ("deck.json", deck),
@@ -142,6 +144,14 @@ def publish(
     if questions:
         store.write_text("questions.json", companion(ledger).model_dump_json(indent=2))
     return folder
+
+
+def edited(ledger: Ledger) -> EditedLedger:
+    """The ledger as the edits stage leaves it without edits."""
+    provenance = Provenance(
+        stage="edits", code_version="t", inputs={"ledger": sha256_model(ledger)}
+    )
+    return EditedLedger(ledger=ledger, provenance=provenance)
 
 
 def companion(ledger: Ledger) -> Questions:

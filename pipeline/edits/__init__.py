@@ -1,0 +1,152 @@
+"""Reviewers' edits (审校) applied to the article. edits.yaml in the talk's folder names
+ledger sentences by id, each edit bound to a hash of what its sentence is made from: a
+fact's source (the slide line, table row or sentence said, with its slide's title), or,
+for a heading, the title or the summary, its own text as the model wrote it. An edit whose
+source is unchanged replaces the sentence's text in both languages, or drops the sentence,
+without a model call; an edit whose source changed, or whose sentence left the article,
+is stale: listed for the reviewer, never applied. A sentence's last edit counts.
+"""
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+
+import yaml
+
+from pipeline.core.store import atomic_write_text, sha256_bytes
+from pipeline.core.yamlfile import read_yaml
+from pipeline.schema.article import Lang
+from pipeline.schema.edits import Edit, EditedLedger, Edits, StaleEdit
+from pipeline.schema.ledger import Ledger, LedgerChapter, LedgerParagraph, LedgerSentence, Written
+
+EDITS_FILE = "edits.yaml"
+COMPOSED = ("heading", "title", "summary", "lead")  # no single source: bound to their text
+
+
+def source_text(ledger: Ledger, sentence: LedgerSentence) -> str:
+    """What the sentence is made from: its fact source with its context, or its own text
+    in the writing language when no single source says it."""
+    if sentence.kind in COMPOSED or sentence.source is None:
+        written = sentence.text(ledger.language)
+        return written.text if written else ""
+    source = next(s for s in ledger.sources if s.id == sentence.source)
+    return f"{source.context}\n{source.text}"
+
+
+def source_hash(ledger: Ledger, sentence: LedgerSentence) -> str:
+    return sha256_bytes(source_text(ledger, sentence).encode())
+
+
+def read_edits(folder: Path) -> list[Edit]:
+    """The folder's edits, oldest first; StageFailure naming edits.yaml when it is broken."""
+    path = folder / EDITS_FILE
+    return read_yaml(path, Edits, {}).edits if path.is_file() else []
+
+
+def record_edit(folder: Path, edit: Edit) -> Path:
+    """Add an edit to the folder's edits.yaml (written whole, then renamed)."""
+    edits = Edits(edits=[*read_edits(folder), edit])
+    text = yaml.safe_dump(edits.model_dump(mode="json"), allow_unicode=True, sort_keys=False)
+    atomic_write_text(folder / EDITS_FILE, text)
+    return folder / EDITS_FILE
+
+
+def last_edits(edits: list[Edit]) -> dict[str, Edit]:
+    return {edit.sentence: edit for edit in edits}
+
+
+def edited(sentence: LedgerSentence, edit: Edit) -> LedgerSentence:
+    """The sentence with the edit's text in both languages, the model's translation of
+    the reviewer's text keeping its checks."""
+
+    def text(lang: Lang) -> Written:
+        checks = edit.checks if edit.translated == lang else []
+        return Written(text=getattr(edit, lang), checks=checks, calls=0, edited_by=edit.by)
+
+    return sentence.model_copy(update={"zh": text("zh"), "en": text("en")})
+
+
+def without(ledger: Ledger, dropped: set[str]) -> Ledger:
+    """The ledger without the dropped sentences; a paragraph left empty goes, and so does
+    a chapter left without paragraphs."""
+    chapters = []
+    for chapter in ledger.chapters:
+        paragraphs = [
+            LedgerParagraph(sentences=kept)
+            for p in chapter.paragraphs
+            if (kept := [i for i in p.sentences if i not in dropped])
+        ]
+        if paragraphs:
+            chapters.append(LedgerChapter(**(chapter.model_dump() | {"paragraphs": paragraphs})))
+    sentences = [s for s in ledger.sentences if s.id not in dropped]
+    return ledger.model_copy(update={"chapters": chapters, "sentences": sentences})
+
+
+def apply_edits(ledger: Ledger, edits: list[Edit]) -> EditedLedger:
+    """The ledger with every edit whose source is unchanged applied; the others stale."""
+    sentences, applied, stale = ledger.by_id(), [], []
+    for sentence_id, edit in last_edits(edits).items():
+        sentence = sentences.get(sentence_id)
+        if sentence is None:
+            stale.append(StaleEdit(edit=edit, why="its sentence is no longer in the article"))
+        elif source_hash(ledger, sentence) != edit.source:
+            stale.append(StaleEdit(edit=edit, why="what the sentence is made from changed"))
+        else:
+            applied.append(sentence_id)
+            sentences[sentence_id] = sentence if edit.drop else edited(sentence, edit)
+    kept = ledger.model_copy(update={"sentences": list(sentences.values())})
+    dropped = {i for i in applied if last_edits(edits)[i].drop}
+    result = without(kept, dropped) if dropped else kept
+    result = result.model_copy(update={"fallbacks": [r.where for r in result.revisions()]})
+    warnings = [f"stale edit of {s.edit.sentence} by {s.edit.by}: {s.why}" for s in stale]
+    return EditedLedger(ledger=result, applied=applied, stale=stale, warnings=warnings)
+
+
+class EditRefused(ValueError):
+    """An edit that cannot be made: the message says why."""
+
+
+Translate = Callable[[LedgerSentence, Lang, Lang], Written]
+
+
+def make_edit(
+    ledger: Ledger,
+    sentence_id: str,
+    texts: dict[Lang, str],
+    by: str,
+    translate: Translate,
+    drop: bool = False,
+) -> Edit:
+    """An edit of a sentence of the model's ledger: the reviewer's text in one language or
+    both (one language given, the model translates it into the other: `translate`), or a
+    drop. A heading, the title and the summary can be edited, not dropped."""
+    sentence = ledger.by_id().get(sentence_id)
+    if sentence is None:
+        raise EditRefused(f"no sentence {sentence_id} in the article (see its proofreading page)")
+    if drop and sentence.kind in COMPOSED:
+        raise EditRefused(f"{sentence_id} is a {sentence.kind}: edit it, it cannot be dropped")
+    texts = {lang: " ".join(text.split()) for lang, text in texts.items() if text.strip()}
+    if not drop and not texts:
+        raise EditRefused("give the new text (--zh and/or --en), or --drop")
+    translated, checks = None, []
+    if not drop and len(texts) == 1:
+        ((given, text),) = texts.items()
+        translated = "en" if given == "zh" else "zh"
+        # a text that took two calls is translated in one (pipeline.ledger.translate)
+        mine = sentence.model_copy(update={given: Written(text=text, calls=2)})
+        answer = translate(mine, given, translated)
+        texts[translated], checks = answer.text, answer.checks
+    original = {lang: (w.text if (w := sentence.text(lang)) else "") for lang in ("zh", "en")}
+    return Edit(
+        sentence=sentence_id,
+        source=source_hash(ledger, sentence),
+        original_zh=original["zh"],
+        original_en=original["en"],
+        zh=None if drop else texts["zh"],
+        en=None if drop else texts["en"],
+        drop=drop,
+        translated=translated,
+        checks=checks,
+        by=by,
+        at=dt.datetime.now(dt.UTC),
+    )

@@ -1,0 +1,78 @@
+"""Edits through the talk flow: kept by every rerun without a model call, stale when their
+source changed, bound into a reviewer's decision."""
+
+from pipeline.edits import EDITS_FILE, make_edit, record_edit
+from pipeline.library.talks import load_talk
+from pipeline.review.decisions import decide, record_decision
+from pipeline.schema import FactSource, Ledger
+from tests.flows.test_talk import SRT, Session, run_talk, statuses
+from tests.helpers import MADE
+
+
+def first_said(out) -> tuple[Ledger, FactSource]:
+    """The model's ledger and the first source said that a sentence is made from."""
+    ledger = Ledger.model_validate_json((out / "ledger.json").read_text())
+    made_from = {s.source for s in ledger.sentences}
+    return ledger, next(s for s in ledger.sources if s.kind == "speech" and s.id in made_from)
+
+
+def test_an_edit_survives_a_rerun_without_a_model_call_and_an_approval_holds(prefect, talk):
+    folder, settings = talk
+    out = settings.outputs_dir / "meetups" / "paging"
+    assert run_talk(folder, settings, Session()).status in MADE
+    ledger, said = first_said(out)
+    fact = f"f-{said.id}"
+    texts = {"en": "Reserved memory is mostly wasted.", "zh": "预留的显存大多被浪费。"}
+    record_edit(folder, make_edit(ledger, fact, texts, "Lin", None))
+
+    rerun = Session()
+    record = run_talk(folder, settings, rerun)
+    assert record.status in MADE and not rerun.endpoint.requests
+    assert [n for n, s in statuses(record).items() if s == "done"] == [
+        "talk",
+        "edits",
+        "review",
+        "article",
+    ]
+    assert "预留的显存大多被浪费。" in (out / "article.zh.md").read_text()
+    published = load_talk(out, "meetups/paging", settings.inputs_dir)
+    assert published.edited == 1 and not published.stale
+    verdict = published.review.card.verdict
+    record_decision(folder, decide(published.draft, verdict, "approved", "Lin"))
+
+    again = Session()
+    assert run_talk(folder, settings, again).status in MADE and not again.endpoint.requests
+    standing = load_talk(out, "meetups/paging", settings.inputs_dir).standing
+    assert standing.state == "approved" and not standing.stale
+
+
+def test_an_edit_whose_source_changed_is_stale_and_listed(prefect, talk):
+    folder, settings = talk
+    out = settings.outputs_dir / "meetups" / "paging"
+    assert run_talk(folder, settings, Session()).status in MADE
+    ledger, said = first_said(out)
+    fact = f"f-{said.id}"
+    record_edit(folder, make_edit(ledger, fact, {"en": "Edited.", "zh": "改过。"}, "Lin", None))
+    heard = said.text.rstrip(".")
+    (folder / "talk.srt").write_text(SRT.replace(heard, f"{heard} today"))
+
+    record = run_talk(folder, settings, Session())
+    assert record.status in MADE
+    assert "改过。" not in (out / "article.zh.md").read_text()
+    edits = next(stage for stage in record.stages if stage.name == "edits")
+    assert edits.warnings == [
+        f"stale edit of {fact} by Lin: what the sentence is made from changed"
+    ]
+    assert load_talk(out, "meetups/paging", settings.inputs_dir).stale[0].edit.by == "Lin"
+
+
+def test_a_broken_edits_file_stops_the_talk_at_its_stage_and_loses_nothing(prefect, talk):
+    folder, settings = talk
+    out = settings.outputs_dir / "meetups" / "paging"
+    assert run_talk(folder, settings, Session()).status in MADE
+    (folder / EDITS_FILE).write_text("edits: [\n")
+
+    record = run_talk(folder, settings, Session())
+    assert record.status == "failed" and record.errors[0].stage == "edits"
+    assert record.errors[0].file == str(folder / EDITS_FILE)
+    assert (out / "ledger.json").is_file() and (folder / EDITS_FILE).read_text() == "edits: [\n"
