@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from flows.edit_cli import edit
 from flows.review_cli import review_app
 from pipeline.schema import ARTICLES_MADE, RunRecord
 
@@ -180,6 +181,7 @@ site_app = typer.Typer(
 )
 app.add_typer(site_app, name="site")
 app.add_typer(review_app, name="review")
+app.command()(edit)
 
 
 InputsOption = Annotated[

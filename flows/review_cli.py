@@ -69,6 +69,18 @@ def awaiting(
         console.print(f"{escape(talk.slug)}:", markup=True)
         for line in places_to_read(talk.slug, talk.folder, site):
             console.print(f"  {line}", markup=False, soft_wrap=True)
+        for stale in talk.stale:
+            edit = stale.edit
+            said = "drop" if edit.drop else edit.zh
+            console.print(
+                f"  stale edit of {edit.sentence} by {edit.by} ({stale.why}): {said}",
+                markup=False,
+                soft_wrap=True,
+            )
+    console.print(
+        "correct a sentence with: talk2article edit TALK_FOLDER SENTENCE_ID --zh ... --by NAME",
+        markup=False,
+    )
     console.print(
         "decide with: talk2article review approve|reject|hold TALK_FOLDER --by NAME --note ...",
         markup=False,

@@ -15,6 +15,9 @@ import yaml
 
 from pipeline.core.store import atomic_write_text, sha256_bytes
 from pipeline.core.yamlfile import read_yaml
+from pipeline.ledger import LedgerPrompts
+from pipeline.ledger.translate import translate_sentences
+from pipeline.llm.client import LLM
 from pipeline.schema.article import Lang
 from pipeline.schema.edits import Edit, EditedLedger, Edits, StaleEdit
 from pipeline.schema.ledger import Ledger, LedgerChapter, LedgerParagraph, LedgerSentence, Written
@@ -107,6 +110,18 @@ class EditRefused(ValueError):
 
 
 Translate = Callable[[LedgerSentence, Lang, Lang], Written]
+
+
+def translator(llm: LLM, prompts: LedgerPrompts, vocabulary: list[str]) -> Translate:
+    """The reviewer's sentence translated as the ledger translates one: one call, checked
+    against the sentence alone, the talk's names (`vocabulary`) kept."""
+
+    def translate(sentence: LedgerSentence, given: Lang, into: Lang) -> Written:
+        prompt = prompts.translate(into)
+        done = translate_sentences([sentence], given, into, llm, prompt, vocabulary)
+        return done[0].text(into)
+
+    return translate
 
 
 def make_edit(

@@ -160,9 +160,11 @@ def awaiting_review(talks: list[PublishedTalk]) -> dict[str, str]:
     waiting = {}
     for talk in talks:
         standing, card = talk.standing, talk.review.card
-        if not standing.awaits_reviewer:
+        if not standing.awaits_reviewer and not talk.stale:
             continue
-        if standing.decision is None:
+        if talk.stale:
+            state = f"{len(talk.stale)} edit(s) stale (their sentences' sources changed)"
+        elif standing.decision is None:
             state = "no decision yet"
         elif standing.stale:
             state = f"the text changed since {standing.decision.reviewer}'s decision"
