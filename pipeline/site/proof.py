@@ -1,20 +1,29 @@
-"""The proofreading page (校对) of a talk, for reviewers: each paragraph in Chinese and then
-in English with its citations; each sentence made from speech beside what was said, with
-its ledger id; and the speech left out because recognition may have misheard a word of it,
-that word highlighted."""
+"""The proofreading page (校对) of a talk, for reviewers: the article sentence by sentence,
+each with its ledger id, what it is made from (what was said, with its time; what a slide
+shows, with its number), words recognition may have misheard marked, its Chinese and
+English, who corrected it, a `talk2article edit` command to copy, and an edit no longer
+applied beside it; then the speech left out because a word of it may have been misheard."""
 
 import re
+import shlex
 
 from pipeline.article.typeset import typeset_text
 from pipeline.core.text import clock
 from pipeline.library.talks import PublishedTalk
 from pipeline.notes.sources import fact_sources
+from pipeline.schema import LedgerSentence, StaleEdit
 from pipeline.site.pages import HEADINGS, decision_lines, page_path, relative, review_card
 
-RESTATED = {
-    "heading": "口语改写",
-    "intro": "以下句子取自讲话转写，逐句改写成书面语：先是句子编号和原话，箭头后是改写。",
-    "kept": "未改写：模型的改写未通过检查，保留原话",
+WORDS = {
+    "source": "出处",
+    "composed": "模型概括的（无单一出处，检查过不含其事实没有的数字和名称）",
+    "slide": "幻灯片 {n}",
+    "edited": "已由 {by} 校对",
+    "stale": "未应用的校对（{why}）",
+    "gone": "未应用的校对",
+    "gone_intro": "以下校对针对的句子已不在文章中，没有应用：",
+    "intro": "每句前是句子编号和出处；要改一句，复制其下的命令，改好引号里的文字再运行"
+    "（只给一种语言时，模型会译出另一种）。校对写进讲座文件夹的 edits.yaml，之后每次运行都会保留。",
 }
 UNCERTAIN = {
     "heading": "可能听错的词",
@@ -24,21 +33,25 @@ UNCERTAIN = {
 
 
 def proof_page(talk: PublishedTalk) -> str:
-    """For reviewers: each paragraph in Chinese and then in English, with its citations."""
+    """For reviewers: each chapter's sentences with their sources and edit commands."""
     page = page_path("proof", talk.slug, "zh")
-    zh, en = talk.draft.zh, talk.draft.en
+    zh = talk.draft.zh
     article = relative(page_path("articles", talk.slug, "zh"), page)
     lines = [f"# {HEADINGS['zh']['proof']}：{typeset_text(zh.title, 'zh')}", ""]
     lines += [f"[← {typeset_text(zh.title, 'zh')}]({article})", ""]
-    lines += decision_lines(talk, "zh") + review_card(talk, "zh", page)
-    for s, (zh_section, en_section) in enumerate(zip(zh.sections, en.sections, strict=False), 1):
-        lines += [f"## {typeset_text(zh_section.title, 'zh')} {{ #c-{s} }}", ""]
-        lines += [f"*{typeset_text(en_section.title, 'en')}*", ""]
-        for n, (z, e) in enumerate(zip(zh_section.paragraphs, en_section.paragraphs, strict=False)):
-            refs = times_of(z.citations, talk)
-            lines += [f'<a id="p-{s}-{n + 1}"></a>**¶{n + 1}** {refs}', ""]
-            lines += [f"> {typeset_text(z.text, 'zh')}", ">", f"> {typeset_text(e.text, 'en')}", ""]
-    return "\n".join(lines + restatement_lines(talk) + uncertain_lines(talk))
+    lines += decision_lines(talk, "zh") + review_card(talk, "zh", page) + [WORDS["intro"], ""]
+    ledger = talk.ledger
+    lines += sentence_lines(talk, ledger.by_id()[ledger.title])
+    lines += sentence_lines(talk, ledger.by_id()[ledger.summary])
+    for c, chapter in enumerate(ledger.chapters, start=1):
+        heading = ledger.by_id()[chapter.heading]
+        lines += [f"## {typeset_text(heading.zh.text, 'zh')} {{ #c-{c} }}", ""]
+        lines += sentence_lines(talk, heading)
+        for p, paragraph in enumerate(chapter.paragraphs, start=1):
+            lines += [f'<a id="p-{c}-{p}"></a>**¶{p}**', ""]
+            for sentence_id in paragraph.sentences:
+                lines += sentence_lines(talk, ledger.by_id()[sentence_id])
+    return "\n".join(lines + gone_lines(talk) + uncertain_lines(talk))
 
 
 def times_of(ids: list[str], talk: PublishedTalk) -> str:
@@ -46,22 +59,53 @@ def times_of(ids: list[str], talk: PublishedTalk) -> str:
     return " ".join(clock(talk.units[i].start or 0.0) for i in ids if i in talk.units)
 
 
-def restatement_lines(talk: PublishedTalk) -> list[str]:
-    """Each sentence made from speech beside what was said, with its id, for a reviewer to
-    check the editing."""
-    ledger, lang = talk.ledger, talk.ledger.language
-    sources = {source.id: source for source in ledger.sources if source.kind == "speech"}
-    lines = []
-    for sentence in ledger.sentences:
-        source, written = sources.get(sentence.source or ""), sentence.text(lang)
-        if source is None or written is None:
-            continue
-        refs = times_of([source.unit], talk)
-        after = RESTATED["kept"] if written.fallback else typeset_text(written.text, lang)
-        lines += [f"- `{sentence.id}` {refs} {typeset_text(source.text, lang)}", f"    → {after}"]
-    if not lines:
+def source_of(talk: PublishedTalk, sentence: LedgerSentence) -> str:
+    """Where the sentence comes from and what it says there, misheard words marked."""
+    source = next((s for s in talk.ledger.sources if s.id == sentence.source), None)
+    if source is None:
+        return WORDS["composed"]
+    shown = source.shown and source.slide is not None
+    where = WORDS["slide"].format(n=source.slide) if shown else times_of([source.unit], talk)
+    text = highlighted(typeset_text(source.text, talk.ledger.language), source.uncertain)
+    return f"{where} · {text}"
+
+
+def edit_command(talk: PublishedTalk, sentence: LedgerSentence) -> str:
+    folder = talk.run.origin or f"inputs/{talk.slug}"
+    said = sentence.zh.text if sentence.zh else ""
+    command = ["talk2article", "edit", folder, sentence.id, "--zh", said, "--by", "NAME"]
+    return shlex.join(command)
+
+
+def sentence_lines(talk: PublishedTalk, sentence: LedgerSentence) -> list[str]:
+    """A sentence for the reviewer: its id and source, both languages, an edit command."""
+    head = f"`{sentence.id}` · {WORDS['source']}：{source_of(talk, sentence)}"
+    lines = [head + "  "]
+    for lang, label in (("zh", "中"), ("en", "EN")):
+        if written := sentence.text(lang):
+            lines.append(f"{label}：{typeset_text(written.text, lang)}  ")
+    if sentence.zh and sentence.zh.edited_by:
+        lines.append(WORDS["edited"].format(by=typeset_text(sentence.zh.edited_by, "zh")) + "  ")
+    for stale in (s for s in talk.stale if s.edit.sentence == sentence.id):
+        lines.append(f"{WORDS['stale'].format(why=stale.why)}：{edit_text(stale)}  ")
+    return [*lines, "", f"    {edit_command(talk, sentence)}", ""]
+
+
+def edit_text(stale: StaleEdit) -> str:
+    edit = stale.edit
+    if edit.drop:
+        return f"{edit.by}：删去"
+    return f"{edit.by}：{typeset_text(edit.zh or '', 'zh')} / {typeset_text(edit.en or '', 'en')}"
+
+
+def gone_lines(talk: PublishedTalk) -> list[str]:
+    """The stale edits whose sentence left the article."""
+    present = {s.id for s in talk.ledger.sentences}
+    gone = [s for s in talk.stale if s.edit.sentence not in present]
+    if not gone:
         return []
-    return [f"## {RESTATED['heading']} {{ #restated }}", "", RESTATED["intro"], "", *lines, ""]
+    items = [f"- `{s.edit.sentence}` {edit_text(s)}" for s in gone]
+    return [f"## {WORDS['gone']} {{ #stale }}", "", WORDS["gone_intro"], "", *items, ""]
 
 
 def highlighted(text: str, words: list[str]) -> str:
@@ -73,12 +117,14 @@ def highlighted(text: str, words: list[str]) -> str:
 
 
 def uncertain_lines(talk: PublishedTalk) -> list[str]:
-    """Each sentence said with a word recognition may have misheard, that word highlighted."""
+    """Each sentence said with a word recognition may have misheard, that word highlighted,
+    that the article left out."""
     lang = talk.ledger.language
+    used = {s.source for s in talk.ledger.sentences}
     lines = [
         f"- {times_of([s.unit], talk)} {highlighted(typeset_text(s.text, lang), s.uncertain)}"
         for s in fact_sources(talk.evidence)
-        if s.uncertain
+        if s.uncertain and s.id not in used
     ]
     if not lines:
         return []

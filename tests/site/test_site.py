@@ -34,9 +34,10 @@ def test_the_site_builds_strictly_with_cards_articles_slides_and_review_cards(tm
     assert "Paging the KV cache" in nav_titles and "分页：按需分配的 KV 缓存" not in nav_titles
     proof = (public / "proof/examples/paging/index.html").read_text()
     assert "按需分块" in proof and "Blocks on demand" in proof
-    # what was said, with the sentence's id, and how the article wrote it
+    # each sentence's id, what was said, how the article wrote it and a command to edit it
     said, written = proof.index("So um reserving"), proof.rindex("wastes 60 to 80 percent of")
-    assert "口语改写" in proof and proof.index("f-0") < said < written
+    assert proof.index("<code>f-0</code>") < said < written
+    assert "talk2article edit inputs/examples/paging f-0 --zh" in proof
     # speech with a word recognition may have misheard: left out, the word highlighted
     assert "可能听错的词" in proof and "52.3k <mark>Potokans</mark> per second" in proof
     assert (public / "about/index.html").exists() and (public / "en/about/index.html").exists()
