@@ -193,7 +193,7 @@ DECISION_WORDS = {
 }
 
 # The sentences reviewers corrected (pipeline.edits), said in the review box.
-EDITED = {"zh": "人工校对 {n} 处。", "en": " Corrected by reviewers in {n} places."}
+EDITED = {"zh": "人工校对 {n} 处。", "en": " Reviewers corrected {n} of its sentences."}
 
 
 def decision_lines(talk: PublishedTalk, lang: str) -> list[str]:

@@ -8,9 +8,11 @@ from PIL import Image
 
 from pipeline.core.prompts import load_prompt
 from pipeline.core.store import TalkStore, sha256_model
+from pipeline.edits import apply_edits, make_edit
 from pipeline.review import review
 from pipeline.schema import (
     Deck,
+    Edit,
     EditedLedger,
     Evidence,
     EvidenceUnit,
@@ -105,11 +107,15 @@ def publish(
     speaker: str = "Ada",
     chapters: tuple[str, str] = ("Blocks on demand", "按需分块"),
     summaries: tuple[str, str] = ("Why paging wins.", "从显存浪费出发，拆解分页。"),
+    edits: dict[str, tuple[str, str]] | None = None,
+    misheard: tuple[str, ...] = (),
 ) -> Path:
     """A talk's outputs folder with articles, a picture of each slide of `pictures` (slide
     2 is cited by s-02; slide n by s-0n, a unit of its own), a run record and, with
     `questions`, a companion of one question; `terms` are its deck terms (the evidence
-    glossary); `chapters` and `summaries` are (en, zh); its talk folder is inputs/<slug>
+    glossary); `chapters` and `summaries` are (en, zh); `edits` are a reviewer's texts
+    (zh, en) by sentence id; `misheard` are words of the first source said that recognition
+    may have misheard; its talk folder is inputs/<slug>
     beside `outputs`."""
     store = TalkStore(outputs / slug)
     folder = outputs / slug
@@ -119,8 +125,12 @@ def publish(
     meta = TalkMeta(title="Paging", speaker=speaker, date=date, video_url=video, topic=topic)
     talk = Talk(slug=slug, folder=Path("inputs") / slug, decks=[Path("slides.pdf")], meta=meta)
     shown = FactSource(id="s-02.0", unit="s-02", kind="slide", text=UNITS[1].text)
-    sources = [SAID, shown][: len(en)]
+    said = SAID.model_copy(update={"uncertain": list(misheard)})
+    sources = [said, shown][: len(en)]
     ledger = ledger_of(en, zh, (title_en, title_zh), chapters, summaries, sources, "mechanism")
+    texts = (edits or {}).items()
+    reviewed = [make_edit(ledger, i, {"zh": z, "en": e}, "Lin", None) for i, (z, e) in texts]
+    corrected = apply_edits(ledger, reviewed).ledger
     units = UNITS + [
         EvidenceUnit(id=f"s-{n:02d}", kind="slide", text=f"Slide {n}", slide=n, image=image(n))
         for n in pictures
@@ -134,8 +144,8 @@ def publish(
     for name, model in [
         ("talk.json", talk),
         ("ledger.json", ledger),
-        ("edited.json", edited(ledger)),
-        ("review.json", review(ledger, evidence, "en", [], PROMPTS)),
+        ("edited.json", edited(ledger, reviewed)),
+        ("review.json", review(corrected, evidence, "en", [], PROMPTS)),
         ("evidence.json", evidence),
         ("deck.json", deck),
         ("run.json", run),
@@ -146,12 +156,12 @@ def publish(
     return folder
 
 
-def edited(ledger: Ledger) -> EditedLedger:
-    """The ledger as the edits stage leaves it without edits."""
+def edited(ledger: Ledger, edits: list[Edit]) -> EditedLedger:
+    """The ledger as the edits stage leaves it."""
     provenance = Provenance(
         stage="edits", code_version="t", inputs={"ledger": sha256_model(ledger)}
     )
-    return EditedLedger(ledger=ledger, provenance=provenance)
+    return apply_edits(ledger, edits).model_copy(update={"provenance": provenance})
 
 
 def companion(ledger: Ledger) -> Questions:

@@ -221,3 +221,31 @@ def test_a_site_of_hostile_inputs_opens_no_dialog_in_a_browser(tmp_path):
         assert browser.execute_script("return window.__dialogs") == []
         assert live_markup(browser.page_source) == []  # the search results too
         browser.save_screenshot(str(SCREENSHOTS.parent / "hostile-search.png"))
+
+
+def test_a_reviewer_sees_each_sentence_with_its_source_and_readers_see_the_corrections(
+    tmp_path,
+):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    corrected = (
+        "PagedAttention 按需分配 16 个 token 一块的显存。",
+        "PagedAttention hands out memory.",
+    )
+    publish(outputs, "edited", "校对过的演讲", dt.date(2026, 3, 1), edits={"f-1": corrected})
+    publish(outputs, "misheard", "听错的演讲", dt.date(2026, 2, 1), misheard=("max",))
+    build_site(outputs, outputs / "site", inputs)
+    site, profile = outputs / "site" / "public", tmp_path / "profile"
+    with serving(site, free_port()) as base, chromium(profile) as browser:
+        wait = WebDriverWait(browser, 30)
+        for lang, prefix, said in (("zh", "", "人工校对 1 处"), ("en", "/en", "corrected 1 of")):
+            browser.get(f"{base}{prefix}/articles/edited/")
+            box = wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, ".admonition")))
+            assert said in box.text, (lang, box.text)
+        browser.get(f"{base}/proof/misheard/")
+        ids = wait.until(seen.presence_of_all_elements_located((By.CSS_SELECTOR, "p > code")))
+        assert {"title", "summary", "h-1", "f-0", "f-1"} <= {i.text for i in ids}
+        marked = browser.find_element(By.CSS_SELECTOR, "p mark")
+        assert marked.text == "max" and "reserving the" in marked.find_element(By.XPATH, "..").text
+        commands = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "pre code")]
+        assert any(c.startswith("talk2article edit inputs/misheard f-0 --zh") for c in commands)
+        browser.save_screenshot(str(SCREENSHOTS / "proof.png"))
