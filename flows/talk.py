@@ -54,12 +54,12 @@ def run_stages(
     run: TalkRun, folder: Path, slug: str, settings: Settings, llm: LLMSession
 ) -> RunRecord:
     try:
-        talk = tasks.talk(run, folder, slug)
+        talk = tasks.talk(run, folder, slug, settings)
         deck = tasks.deck(run, talk, settings)
         vocabulary = collect_terms(deck, talk.meta.glossary)
         transcript = tasks.transcript(run, talk, vocabulary, settings)
         timeline = tasks.timeline(run, talk, transcript, deck, settings)
-        evidence = tasks.evidence(run, transcript, deck, timeline, vocabulary, settings)
+        evidence = tasks.evidence(run, talk, transcript, deck, timeline, vocabulary, settings)
         notes = tasks.notes(run, evidence, vocabulary, settings)
         outline = tasks.outline(run, notes, evidence, talk.meta, settings, llm)
         ledger = tasks.ledger(run, outline, notes, evidence, vocabulary, settings, llm)

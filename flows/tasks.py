@@ -24,6 +24,7 @@ from pipeline import transcript as transcript_stage
 from pipeline.article import typeset
 from pipeline.core.models import resolve_whisper
 from pipeline.core.prompts import load_prompt
+from pipeline.core.replacements import heard_in
 from pipeline.core.settings import Settings
 from pipeline.core.text import writing_language
 from pipeline.edits import EDITS_FILE, apply_edits, read_edits
@@ -72,8 +73,8 @@ def _run(run: TalkRun, stage: Stage[C], make: Callable[[], C], key) -> C | None:
     return run.run(stage, make, key)
 
 
-def talk(run: TalkRun, folder: Path, slug: str) -> Talk:
-    return run_stage(run, stages.TALK, lambda: read_talk(folder, slug))
+def talk(run: TalkRun, folder: Path, slug: str, settings: Settings) -> Talk:
+    return run_stage(run, stages.TALK, lambda: read_talk(folder, slug, settings.inputs_dir))
 
 
 def deck(run: TalkRun, talk: Talk, settings: Settings) -> Deck | None:
@@ -128,15 +129,18 @@ def timeline(
 
 def evidence(
     run: TalkRun,
+    talk: Talk,
     transcript: Transcript,
     deck: Deck | None,
     timeline: Timeline | None,
     vocabulary: list[str],
     settings: Settings,
 ) -> Evidence:
-    opts = settings.evidence
+    """Evidence from the transcript as the library's corrections that it needs write it."""
+    opts, corrections = settings.evidence, heard_in(transcript, talk.corrections)
     key = {
         "transcript": transcript,
+        "corrections": corrections,
         "deck": deck,
         "timeline": timeline,
         "vocabulary": vocabulary,
@@ -144,7 +148,7 @@ def evidence(
     }
 
     def make() -> Evidence:
-        return build_evidence(transcript, deck, timeline, vocabulary, opts)
+        return build_evidence(transcript, deck, timeline, vocabulary, opts, corrections)
 
     return run_stage(run, stages.EVIDENCE, make, key)
 

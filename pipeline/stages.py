@@ -64,11 +64,12 @@ TIMELINE = Stage[Timeline](
     fatal=False,
 )
 
-# Citable units with stable ids, and a glossary of first occurrences.
+# Citable units with stable ids, and a glossary of first occurrences; the transcript as
+# the library's corrections (inputs/corrections.yaml) write it.
 EVIDENCE = Stage[Evidence](
     "evidence",
     code="pipeline.evidence",
-    keyed_by=("transcript", "deck", "timeline", "vocabulary", "options"),
+    keyed_by=("transcript", "corrections", "deck", "timeline", "vocabulary", "options"),
     contract=Evidence,
     output="evidence.json",
 )

@@ -7,10 +7,13 @@ import hashlib
 from importlib.resources import files
 from pathlib import Path
 
+from pipeline.core.errors import StageFailure
+from pipeline.core.replacements import CORRECTIONS_FILE, heard_in, in_scope, read_replacements
 from pipeline.core.settings import Settings
 from pipeline.core.source import ROOT
-from pipeline.core.store import sha256_file
-from pipeline.talk import IGNORED_NAMES
+from pipeline.core.store import TalkStore, sha256_file
+from pipeline.schema import Transcript
+from pipeline.talk import DECK_SUFFIXES, IGNORED_NAMES, talk_slug
 
 # Paths and secrets say where things are, not what the articles are made of.
 NOT_CONTENT = {"inputs_dir", "outputs_dir", "cache_dir", "prompts_dir", "site"}
@@ -33,6 +36,7 @@ def talk_fingerprint(folder: Path, settings: Settings) -> str:
 
     for path in folder_files(folder):
         add(f"talk:{path.relative_to(folder).as_posix()}", sha256_file(path))
+    add("corrections", listed_corrections(folder, settings))
     exclude = {name: True for name in NOT_CONTENT} | {"llm": {"api_key": True}}
     options = settings.model_dump_json(exclude=exclude)
     add("settings", options)
@@ -42,3 +46,23 @@ def talk_fingerprint(folder: Path, settings: Settings) -> str:
     for path in sorted(ROOT.rglob("*.py")):
         add(f"code:{path.relative_to(ROOT).as_posix()}", sha256_file(path))
     return digest.hexdigest()
+
+
+def listed_corrections(folder: Path, settings: Settings) -> str:
+    """The library's corrections this talk needs, as text: those for it whose heard form its
+    last transcript contains (all those for it before it has one). A correction of what the
+    talk never said leaves its fingerprint alone; a broken corrections.yaml counts as its
+    bytes (the talk's run then says what is wrong with it)."""
+    path = settings.inputs_dir / CORRECTIONS_FILE
+    if not path.is_file():
+        return ""
+    try:
+        listed = read_replacements(settings.inputs_dir)
+    except StageFailure:
+        return sha256_file(path)
+    slug = talk_slug(folder, settings.inputs_dir)
+    decks = [p.name for p in folder.iterdir() if p.suffix.lower() in DECK_SUFFIXES]
+    fitting = [r for r in listed if in_scope(r, slug, decks)]
+    transcript = TalkStore(settings.outputs_dir / slug).read("transcript.json", Transcript)
+    fitting = heard_in(transcript, fitting) if transcript else fitting
+    return "\n".join(r.model_dump_json() for r in fitting)

@@ -12,6 +12,7 @@ import re
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
+from pipeline.core.replacements import replaced
 from pipeline.core.text import clock, estimate_tokens, has_cjk, term_pattern
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.screen import correct_on_screen
@@ -28,6 +29,7 @@ from pipeline.schema import (
     Timeline,
     Transcript,
 )
+from pipeline.schema.transcript import Replacement
 from pipeline.transcript.sentences import sentences
 
 # Sentence ends first (Chinese and English), then clauses, then words: a unit is cut
@@ -287,11 +289,15 @@ def build_evidence(
     timeline: Timeline | None,
     terms: list[str],
     opts: EvidenceOptions,
+    listed: list[Replacement] = (),
 ) -> Evidence:
-    """`terms` is the vocabulary the transcription was steered with (glossary + deck)."""
-    units, corrections = speech_units(transcript, timeline, opts), []
+    """`terms` is the vocabulary the transcription was steered with (glossary + deck);
+    `listed` are the library's corrections, applied to the transcript first."""
+    transcript, corrections = replaced(transcript, list(listed))
+    units = speech_units(transcript, timeline, opts)
     if deck is not None:
-        units, corrections = corrected_by_slides(units, deck, terms)
+        units, on_screen = corrected_by_slides(units, deck, terms)
+        corrections += on_screen
     if transcript.source == "asr":
         units = marked_uncertain(units, deck, terms)
     if deck is not None:

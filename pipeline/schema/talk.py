@@ -8,6 +8,7 @@ from pydantic import Field, StringConstraints, field_validator
 
 from pipeline.core.links import web_address
 from pipeline.schema.base import Contract
+from pipeline.schema.transcript import Replacement
 
 # Sizes a real talk never needs: a 10 MB title would otherwise reach every prompt.
 Term = Annotated[str, StringConstraints(strip_whitespace=True, max_length=100)]
@@ -57,3 +58,6 @@ class Talk(Contract):
     decks: list[Path] = Field(default_factory=list)
     subtitles: Path | None = Field(None, description="an existing .srt/.vtt transcript")
     meta: TalkMeta = Field(default_factory=TalkMeta)
+    corrections: list[Replacement] = Field(
+        default_factory=list, description="the library's corrections for this talk"
+    )

@@ -33,6 +33,23 @@ class Correction(Contract):
     corrected: str
     score: float = Field(description="rapidfuzz similarity, 0-100")
     slide: int | None = Field(None, description="the slide on screen whose spelling won")
+    listed: bool = Field(False, description="made by the library's corrections.yaml")
+
+
+class Replacement(Contract):
+    """A maintainer's correction of what the recogniser hears, for every talk it fits
+    (inputs/corrections.yaml): a heard form and the right one."""
+
+    heard: str = Field(min_length=1, max_length=200)
+    right: str = Field(min_length=1, max_length=200)
+    talk: str | None = Field(None, description="only this talk: its path under inputs/")
+    deck: str | None = Field(None, description="only talks with a deck of this file name")
+
+
+class Replacements(Contract):
+    """inputs/corrections.yaml."""
+
+    corrections: list[Replacement] = Field(default_factory=list)
 
 
 class DroppedSegment(Contract):

@@ -6,6 +6,7 @@ Subtitles alone are a talk: a maintainer may have a video's subtitles without th
 from pathlib import Path
 
 from pipeline.core.errors import StageFailure
+from pipeline.core.replacements import in_scope, read_replacements
 from pipeline.core.yamlfile import read_yaml
 from pipeline.edits import EDITS_FILE
 from pipeline.schema import Talk, TalkMeta
@@ -43,9 +44,10 @@ def inside(path: Path, folder: Path) -> bool:
     return path.resolve().is_relative_to(folder.resolve())
 
 
-def read_talk(folder: Path, slug: str) -> Talk:
-    """Find the recording, the decks and the metadata of one talk; refuse what is unclear.
-    `slug` names the talk in outputs/ (see talk_slug)."""
+def read_talk(folder: Path, slug: str, inputs_dir: Path | None = None) -> Talk:
+    """Find the recording, the decks and the metadata of one talk, and the library's
+    corrections for it (inputs/corrections.yaml); refuse what is unclear. `slug` names the
+    talk in outputs/ (see talk_slug)."""
     if not folder.is_dir():
         raise StageFailure("talk folder does not exist", folder)
     media, decks, subtitles, meta = [], [], [], TalkMeta()
@@ -81,6 +83,7 @@ def read_talk(folder: Path, slug: str) -> Talk:
     if len(subtitles) > 1:
         names = ", ".join(p.name for p in subtitles)
         raise StageFailure(f"more than one subtitle file ({names}); keep one", folder)
+    listed = read_replacements(inputs_dir) if inputs_dir else []
     return Talk(
         slug=slug,
         folder=folder,
@@ -88,6 +91,7 @@ def read_talk(folder: Path, slug: str) -> Talk:
         decks=decks,
         subtitles=subtitles[0] if subtitles else None,
         meta=meta,
+        corrections=[r for r in listed if in_scope(r, slug, [d.name for d in decks])],
     )
 
 

@@ -147,3 +147,28 @@ def test_two_talks_from_outside_inputs_with_one_name_never_share_outputs(prefect
     assert str(first) in refused.errors[0].message
     assert (settings.outputs_dir / "paging" / "article.en.md").read_text() == article
     assert run_talk(first, settings, Session()).status in MADE  # its own folder: fine
+
+
+def test_a_library_correction_reruns_only_the_talks_that_heard_it(prefect, talk):
+    from flows.talk import is_fresh
+    from pipeline.schema import Evidence
+
+    folder, settings = talk
+    other = folder.parent / "other"
+    other.mkdir()
+    (other / "talk.srt").write_text(SRT.split("\n\n")[0] + "\n")  # never says the heard form
+    for each in (folder, other):
+        assert run_talk(each, settings, Session()).status in MADE
+    correction = "corrections:\n- heard: sixteen tokens\n  right: 16 tokens\n"
+    (settings.inputs_dir / "corrections.yaml").write_text(correction)
+    assert not is_fresh(folder, settings) and is_fresh(other, settings)
+
+    record = run_talk(folder, settings, Session())
+    done = [name for name, status in statuses(record).items() if status == "done"]
+    assert "transcript" not in done and "evidence" in done
+    out = settings.outputs_dir / "meetups" / "paging"
+    evidence = Evidence.model_validate_json((out / "evidence.json").read_text())
+    said = " ".join(u.text for u in evidence.units if u.kind == "transcript")
+    assert "16 tokens" in said and "sixteen" not in said
+    assert [(c.original, c.listed) for c in evidence.corrections] == [("sixteen tokens", True)]
+    assert is_fresh(folder, settings)
