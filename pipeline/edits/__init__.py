@@ -18,11 +18,12 @@ from pipeline.core.yamlfile import read_yaml
 from pipeline.ledger import LedgerPrompts
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
+from pipeline.schema import Questions
 from pipeline.schema.article import Lang
 from pipeline.schema.edits import Edit, EditedLedger, Edits, StaleEdit
 from pipeline.schema.ledger import Ledger, LedgerChapter, LedgerParagraph, LedgerSentence, Written
+from pipeline.talk import EDITS_FILE
 
-EDITS_FILE = "edits.yaml"
 COMPOSED = ("heading", "title", "summary", "lead")  # no single source: bound to their text
 
 
@@ -95,14 +96,39 @@ def apply_edits(ledger: Ledger, edits: list[Edit]) -> EditedLedger:
         elif source_hash(ledger, sentence) != edit.source:
             stale.append(StaleEdit(edit=edit, why="what the sentence is made from changed"))
         else:
-            applied.append(sentence_id)
+            applied.append(edit)
             sentences[sentence_id] = sentence if edit.drop else edited(sentence, edit)
     kept = ledger.model_copy(update={"sentences": list(sentences.values())})
-    dropped = {i for i in applied if last_edits(edits)[i].drop}
-    result = without(kept, dropped) if dropped else kept
+    result = without(kept, {e.sentence for e in applied if e.drop})
     result = result.model_copy(update={"fallbacks": [r.where for r in result.revisions()]})
     warnings = [f"stale edit of {s.edit.sentence} by {s.edit.by}: {s.why}" for s in stale]
     return EditedLedger(ledger=result, applied=applied, stale=stale, warnings=warnings)
+
+
+def edited_answers(questions: Questions, applied: list[Edit]) -> Questions:
+    """The companion with the reviewers' text: an answer is its fact sentences as the
+    article says them, so an edited sentence's text takes the model's place there, and a
+    dropped one leaves it."""
+
+    def corrected(answer: str, lang: Lang) -> str:
+        for edit in applied:
+            original = getattr(edit, f"original_{lang}")
+            if original:
+                answer = answer.replace(original, "" if edit.drop else getattr(edit, lang))
+        return " ".join(answer.split())
+
+    texts = {
+        lang: getattr(questions, lang).model_copy(
+            update={
+                "items": [
+                    item.model_copy(update={"answer": corrected(item.answer, lang)})
+                    for item in getattr(questions, lang).items
+                ]
+            }
+        )
+        for lang in ("zh", "en")
+    }
+    return questions.model_copy(update=texts)
 
 
 class EditRefused(ValueError):

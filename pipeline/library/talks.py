@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from pipeline.core.errors import StageFailure
 from pipeline.core.store import talk_outputs
+from pipeline.edits import edited_answers
 from pipeline.review.decisions import Policy, Standing, read_decisions, standing_of
 from pipeline.schema import (
     ARTICLES_MADE,
@@ -114,8 +115,8 @@ def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
 
 
 def questions_of(folder: Path, edited: EditedLedger) -> Questions | None:
-    """The companion written from this very ledger (before the reviewers' edits), if there
-    is one: a companion of an earlier text (its stage failed since) is not shown beside a
+    """The companion written from this very ledger, with the reviewers' edits, if there is
+    one: a companion of an earlier text (its stage failed since) is not shown beside a
     later one."""
     try:
         questions = Questions.model_validate_json((folder / "questions.json").read_text())
@@ -123,7 +124,9 @@ def questions_of(folder: Path, edited: EditedLedger) -> Questions | None:
         return None
     made_from = questions.provenance.inputs.get("ledger") if questions.provenance else None
     written_from = edited.provenance.inputs.get("ledger") if edited.provenance else None
-    return questions if made_from == written_from and questions.zh.items else None
+    if made_from != written_from or not questions.zh.items:
+        return None
+    return edited_answers(questions, edited.applied)
 
 
 def talks_with_articles(

@@ -51,5 +51,5 @@ class EditedLedger(StageOutput):
     """The ledger with every edit whose source is unchanged applied."""
 
     ledger: Ledger
-    applied: list[str] = Field(default_factory=list, description="ids of edited sentences")
+    applied: list[Edit] = Field(default_factory=list, description="the edits applied")
     stale: list[StaleEdit] = Field(default_factory=list)

@@ -8,7 +8,6 @@ from pathlib import Path
 from pipeline.core.errors import StageFailure
 from pipeline.core.replacements import in_scope, read_replacements
 from pipeline.core.yamlfile import read_yaml
-from pipeline.edits import EDITS_FILE
 from pipeline.schema import Talk, TalkMeta
 
 MEDIA_SUFFIXES = {
@@ -31,6 +30,9 @@ META_NAMES = {"talk.yaml", "talk.yml"}
 # Not inputs of the articles: notes for people, reviewers' decisions on the articles, and
 # the file that makes a folder of talks one meetup (pipeline.library.hubs).
 IGNORED_NAMES = {"README.md", "readme.md", "PROVENANCE.md", "decisions.yaml", "meetup.yaml"}
+# The reviewers' edits of the article (pipeline.edits): an input of the article, read
+# after the ledger, not a file of the talk itself.
+EDITS_FILE = "edits.yaml"
 MAX_META_BYTES = 64 * 1024
 
 
@@ -53,7 +55,6 @@ def read_talk(folder: Path, slug: str, inputs_dir: Path | None = None) -> Talk:
     media, decks, subtitles, meta = [], [], [], TalkMeta()
     for path in sorted(folder.iterdir()):
         name, suffix = path.name, path.suffix.lower()
-        # the reviewers' edits are an input of the article, read after the ledger
         if name.startswith(".") or name in {*IGNORED_NAMES, EDITS_FILE} or path.is_dir():
             continue
         if not inside(path, folder):

@@ -48,7 +48,11 @@ def test_an_edit_in_one_language_is_translated_once_and_applied_without_a_model(
         "它浪费 60% 的内存。",
         "It wastes 60 percent of the memory.",
     )
-    assert fact.zh.edited_by == "Lin" and done.applied == ["f-1"] and not done.stale
+    assert (
+        fact.zh.edited_by == "Lin"
+        and [e.sentence for e in done.applied] == ["f-1"]
+        and not done.stale
+    )
     assert "60%" in done.ledger.draft().zh.sections[0].paragraphs[1].text
 
 
@@ -89,3 +93,21 @@ def test_edits_are_kept_in_the_talk_folder_and_a_broken_file_names_itself(tmp_pa
     (tmp_path / EDITS_FILE).write_text("edits:\n- sentence: f-1\n  zh: [\n")
     with pytest.raises(StageFailure, match="edits.yaml"):
         read_edits(tmp_path)
+
+
+def test_the_companion_answers_with_the_reviewers_text():
+    from pipeline.edits import edited_answers
+    from pipeline.schema import QuestionAnswer, Questions, QuestionsText
+
+    def companion(lang, question, answer):
+        item = QuestionAnswer(question=question, answer=answer, citations=["t-1"])
+        return QuestionsText(lang=lang, items=[item])
+
+    questions = Questions(
+        en=companion("en", "How much is wasted?", f"{EN[0][0]} {EN[1][0]}"),
+        zh=companion("zh", "浪费多少？", f"{ZH[0][0]}{ZH[1][0]}"),
+    )
+    texts = {"zh": "它浪费 60% 的内存。", "en": "It wastes 60 percent."}
+    fixed = edited_answers(questions, [make_edit(ledger(), "f-1", texts, "Lin", None)])
+    assert fixed.en.items[0].answer == "Blocks hold 16 tokens. It wastes 60 percent."
+    assert fixed.zh.items[0].answer == "每个块有 16 个 token。它浪费 60% 的内存。"
