@@ -8,22 +8,27 @@ from pipeline.schema import FactSource, Ledger
 from tests.flows.test_talk import SRT, Session, run_talk, statuses
 from tests.helpers import MADE
 
+OUT = ("meetups", "paging")
 
-def first_said(out) -> tuple[Ledger, FactSource]:
-    """The model's ledger and the first source said that a sentence is made from."""
-    ledger = Ledger.model_validate_json((out / "ledger.json").read_text())
+
+def edited_run(talk, texts: dict[str, str]) -> tuple[FactSource, str]:
+    """The talk run once, then the sentence made from its first source said edited: that
+    source and the sentence's id."""
+    folder, settings = talk
+    assert run_talk(folder, settings, Session()).status in MADE
+    ledger = Ledger.model_validate_json(
+        (settings.outputs_dir.joinpath(*OUT, "ledger.json")).read_text()
+    )
     made_from = {s.source for s in ledger.sentences}
-    return ledger, next(s for s in ledger.sources if s.kind == "speech" and s.id in made_from)
+    said = next(s for s in ledger.sources if s.kind == "speech" and s.id in made_from)
+    record_edit(folder, make_edit(ledger, f"f-{said.id}", texts, "Lin", None))
+    return said, f"f-{said.id}"
 
 
 def test_an_edit_survives_a_rerun_without_a_model_call_and_an_approval_holds(prefect, talk):
     folder, settings = talk
-    out = settings.outputs_dir / "meetups" / "paging"
-    assert run_talk(folder, settings, Session()).status in MADE
-    ledger, said = first_said(out)
-    fact = f"f-{said.id}"
-    texts = {"en": "Reserved memory is mostly wasted.", "zh": "预留的显存大多被浪费。"}
-    record_edit(folder, make_edit(ledger, fact, texts, "Lin", None))
+    out = settings.outputs_dir.joinpath(*OUT)
+    edited_run(talk, {"en": "Reserved memory is mostly wasted.", "zh": "预留的显存大多被浪费。"})
 
     rerun = Session()
     record = run_talk(folder, settings, rerun)
@@ -48,11 +53,8 @@ def test_an_edit_survives_a_rerun_without_a_model_call_and_an_approval_holds(pre
 
 def test_an_edit_whose_source_changed_is_stale_and_listed(prefect, talk):
     folder, settings = talk
-    out = settings.outputs_dir / "meetups" / "paging"
-    assert run_talk(folder, settings, Session()).status in MADE
-    ledger, said = first_said(out)
-    fact = f"f-{said.id}"
-    record_edit(folder, make_edit(ledger, fact, {"en": "Edited.", "zh": "改过。"}, "Lin", None))
+    out = settings.outputs_dir.joinpath(*OUT)
+    said, fact = edited_run(talk, {"en": "Edited.", "zh": "改过。"})
     heard = said.text.rstrip(".")
     (folder / "talk.srt").write_text(SRT.replace(heard, f"{heard} today"))
 
