@@ -5,6 +5,7 @@ forward through their decks, so a dynamic program that never goes back picks the
 for each spoken sentence from BM25 scores.
 """
 
+import logging
 import re
 from itertools import groupby
 
@@ -19,6 +20,9 @@ from pipeline.transcript.sentences import sentences
 
 WORD = re.compile(r"[a-z0-9]+(?:\.[0-9]+)*")  # "kv-cache" is "kv", "cache": speech has no hyphens
 STOPWORDS = set(STOPWORDS_EN) | set(STOPWORDS_CHINESE)
+# bm25s sets its own logger to DEBUG, which printed "Building index from tokens" on the
+# console of every run with a deck and no video: a user needs its warnings only.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 
 def tokens(text: str) -> list[str]:
