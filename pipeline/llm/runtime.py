@@ -99,6 +99,7 @@ def build_runtime(
     target = runtime_dir(cache_dir, recipe)
     if (target / "build.json").is_file():
         return target / "bin"
+    check_build_tools()
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as work:
         work_dir = Path(work)
@@ -159,6 +160,23 @@ def keep_variants(cmake_lists: Path, variants: tuple[str, ...]) -> None:
     if missing := set(variants) - found:
         raise ModelAssetError(f"llama.cpp source has no CPU variants {sorted(missing)}")
     cmake_lists.write_text("".join(lines))
+
+
+# What building llama.cpp needs on the PATH: cmake, and any of these C++ compilers.
+COMPILERS = ("c++", "g++", "clang++")
+
+
+def check_build_tools() -> None:
+    """Say what to install before a build that would fail deep inside without it."""
+    missing = [] if shutil.which("cmake") else ["cmake"]
+    missing += [] if any(shutil.which(c) for c in COMPILERS) else ["a C++ compiler"]
+    if missing:
+        raise ModelAssetError(
+            f"building llama.cpp's server needs {' and '.join(missing)}, not found on this "
+            "machine; install them (Debian/Ubuntu: sudo apt-get install cmake g++; macOS: "
+            "xcode-select --install and brew install cmake) and run it again, or point "
+            "OPENAI_BASE_URL at an OpenAI-compatible endpoint instead"
+        )
 
 
 def compile_runtime(source: Path, build: Path, recipe: Recipe) -> Path:

@@ -61,3 +61,15 @@ def test_only_the_chosen_variants_are_built(tmp_path):
     assert "    # ggml_add_cpu_backend_variant(sapphirerapids" in text
     assert "\n    ggml_add_cpu_backend_variant(haswell" in text
     assert "\n    ggml_add_cpu_backend_variant(armv8.0_1)" in text  # other arches untouched
+
+
+def test_a_machine_without_cmake_is_told_what_to_install_before_any_download(
+    tmp_path, monkeypatch
+):
+    from pipeline.core.models import ModelAssetError
+    from pipeline.llm import runtime as built
+
+    monkeypatch.setattr(built.shutil, "which", lambda name: None if name == "cmake" else name)
+    monkeypatch.setattr(built, "download_source", lambda *_: pytest.fail("downloaded"))
+    with pytest.raises(ModelAssetError, match="needs cmake, not found.*apt-get install cmake"):
+        built.build_runtime(tmp_path, say=lambda _: None)
