@@ -78,7 +78,7 @@ def differences(check: CheckName, lost: list[str], added: list[str]) -> Sentence
     parts = [f"left out: {', '.join(lost)}"] if lost else []
     parts += [f"not in its source: {', '.join(added)}"] if added else []
     detail = "; ".join(parts)
-    return SentenceCheck(check=check, passed=not detail, detail=detail)
+    return SentenceCheck(check=check, passed=not detail, detail=detail, added=added)
 
 
 def number_check(text: str, source: str, context: str = "") -> SentenceCheck:

@@ -21,7 +21,7 @@ from pipeline.llm.client import LLM
 from pipeline.schema import Questions
 from pipeline.schema.article import Lang
 from pipeline.schema.edits import Edit, EditedLedger, Edits, StaleEdit
-from pipeline.schema.ledger import Ledger, LedgerChapter, LedgerParagraph, LedgerSentence, Written
+from pipeline.schema.ledger import Ledger, LedgerSentence, Written
 from pipeline.talk import EDITS_FILE
 
 COMPOSED = ("heading", "title", "summary", "lead")  # no single source: bound to their text
@@ -70,22 +70,6 @@ def edited(sentence: LedgerSentence, edit: Edit) -> LedgerSentence:
     return sentence.model_copy(update={"zh": text("zh"), "en": text("en")})
 
 
-def without(ledger: Ledger, dropped: set[str]) -> Ledger:
-    """The ledger without the dropped sentences; a paragraph left empty goes, and so does
-    a chapter left without paragraphs."""
-    chapters = []
-    for chapter in ledger.chapters:
-        paragraphs = [
-            LedgerParagraph(sentences=kept)
-            for p in chapter.paragraphs
-            if (kept := [i for i in p.sentences if i not in dropped])
-        ]
-        if paragraphs:
-            chapters.append(LedgerChapter(**(chapter.model_dump() | {"paragraphs": paragraphs})))
-    sentences = [s for s in ledger.sentences if s.id not in dropped]
-    return ledger.model_copy(update={"chapters": chapters, "sentences": sentences})
-
-
 def apply_edits(ledger: Ledger, edits: list[Edit]) -> EditedLedger:
     """The ledger with every edit whose source is unchanged applied; the others stale."""
     sentences, applied, stale = ledger.by_id(), [], []
@@ -99,7 +83,7 @@ def apply_edits(ledger: Ledger, edits: list[Edit]) -> EditedLedger:
             applied.append(edit)
             sentences[sentence_id] = sentence if edit.drop else edited(sentence, edit)
     kept = ledger.model_copy(update={"sentences": list(sentences.values())})
-    result = without(kept, {e.sentence for e in applied if e.drop})
+    result = kept.without({e.sentence for e in applied if e.drop})
     result = result.model_copy(update={"fallbacks": [r.where for r in result.revisions()]})
     warnings = [f"stale edit of {s.edit.sentence} by {s.edit.by}: {s.why}" for s in stale]
     return EditedLedger(ledger=result, applied=applied, stale=stale, warnings=warnings)

@@ -46,6 +46,7 @@ class SentenceCheck(Contract):
     check: CheckName
     passed: bool
     detail: str = Field("", description="what differs: the numbers, names or score")
+    added: list[str] = Field(default_factory=list, description="numbers or names it added")
 
 
 class Written(Contract):
@@ -68,6 +69,16 @@ class Written(Contract):
 
     def failed(self) -> list[SentenceCheck]:
         return [c for c in self.checks if not c.passed]
+
+    @property
+    def unfaithful(self) -> bool:
+        """A fallback that states another fact than its source: a number changed, lost or
+        added, or a name added (a name left out, or a word failing the language check,
+        changes no fact)."""
+        return self.fallback and any(
+            (c.check == "numbers" and not c.passed) or (c.check == "names" and c.added)
+            for c in self.checks
+        )
 
 
 class LedgerSentence(Contract):
@@ -106,6 +117,21 @@ class Ledger(StageOutput):
 
     def by_id(self) -> dict[str, LedgerSentence]:
         return {sentence.id: sentence for sentence in self.sentences}
+
+    def without(self, dropped: set[str]) -> "Ledger":
+        """The ledger without the dropped sentences; a paragraph left empty goes, and so
+        does a chapter left without paragraphs."""
+        chapters = []
+        for chapter in self.chapters:
+            paragraphs = [
+                LedgerParagraph(sentences=kept)
+                for p in chapter.paragraphs
+                if (kept := [i for i in p.sentences if i not in dropped])
+            ]
+            if paragraphs:
+                chapters.append(chapter.model_copy(update={"paragraphs": paragraphs}))
+        sentences = [s for s in self.sentences if s.id not in dropped]
+        return self.model_copy(update={"chapters": chapters, "sentences": sentences})
 
     def text(self, lang: Lang) -> DraftText:
         """The article in `lang`, composed: a paragraph is its sentences joined."""

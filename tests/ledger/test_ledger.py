@@ -166,3 +166,22 @@ def test_the_title_may_name_what_the_talks_own_title_says():
     checks = review(ledger, EVIDENCE, "en", ["PagedAttention"], prompts).checks
     grounded = next(c for c in checks if c.name == "sentences_grounded")
     assert not any(f.place == "en title" for f in grounded.findings)  # the review agrees
+
+
+def test_a_fact_whose_every_translation_changes_a_number_leaves_both_languages():
+    def inventing(body: dict) -> str:
+        """A Chinese that states another number: 16 tokens become 61."""
+        item = asked_item(body)
+        return json.dumps(
+            {"text": f"中文：{item.replace('16', '61')}。" if "16" in item else "中文。"}
+        )
+
+    replies = PromptReplies(rewrite_facts_en=answering(rewrite), translate_sentences_zh=inventing)
+    llm, _ = scripted_llm(replies, slots=2)
+    ledger = write_ledger(OUTLINE, NOTES, EVIDENCE, ["PagedAttention"], llm, LedgerPrompts.load())
+    assert "f-s-03.0" not in ledger.by_id()
+    assert "16 tokens" not in " ".join(
+        p.text for s in ledger.text("en").sections for p in s.paragraphs
+    )
+    assert "f-s-03.0 left out: no translation of it states the same fact" in ledger.warnings
+    assert "f-s-03.1" in ledger.by_id()  # another fact's fallback stays, marked
