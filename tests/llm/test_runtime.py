@@ -63,9 +63,7 @@ def test_only_the_chosen_variants_are_built(tmp_path):
     assert "\n    ggml_add_cpu_backend_variant(armv8.0_1)" in text  # other arches untouched
 
 
-def test_a_machine_without_cmake_is_told_what_to_install_before_any_download(
-    tmp_path, monkeypatch
-):
+def test_a_machine_without_cmake_is_told_what_to_install_before_any_download(tmp_path, monkeypatch):
     from pipeline.core.models import ModelAssetError
     from pipeline.llm import runtime as built
 
