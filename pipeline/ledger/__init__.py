@@ -9,9 +9,7 @@ made from one source and checked against that source alone.
 
 The general checks are pipeline.core.checks; the contract is pipeline.schema.ledger.
 The headings, title and summary are the outline's, checked to carry no number or name
-their facts lack. A fact whose translation failed twice stays as the better of the two
-answers, marked, unless both state another fact (a number changed, lost or added, or a
-name added): then it leaves the article in both languages, recorded as a warning.
+their facts lack.
 """
 
 from dataclasses import dataclass
@@ -155,18 +153,4 @@ def write_ledger(
         sources=chosen + [s for plan in planned for spare in plan.spares.values() for s in spare],
         sentences=sentences,
     )
-    return faithful(ledger)
-
-
-def faithful(ledger: Ledger) -> Ledger:
-    """The ledger without the facts no translation of which states the same fact, each
-    recorded as a warning; its fallbacks listed."""
-    unfaithful = sorted(
-        s.id
-        for s in ledger.sentences
-        if s.kind in ("fact", "item") and any(w.unfaithful for w in (s.zh, s.en) if w)
-    )
-    kept = ledger.without(set(unfaithful))
-    left_out = [f"{i} left out: no translation of it states the same fact" for i in unfaithful]
-    update = {"fallbacks": [r.where for r in kept.revisions()], "warnings": left_out}
-    return kept.model_copy(update=update)
+    return ledger.model_copy(update={"fallbacks": [r.where for r in ledger.revisions()]})

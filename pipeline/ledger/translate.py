@@ -4,7 +4,8 @@ translation checked against the sentence it translates alone (numbers, names kep
 meaning, no English word left in Chinese but names and kept terms, voice, length). Two
 failed answers leave the one with fewer failures, marked as a fallback: a sentence is
 small enough to mark, so there is no chain of smaller pieces to fall back to. A sentence
-whose rewrite took two calls is translated in one: three calls a sentence at most. Of
+whose rewrite took two calls is translated in one: three calls a sentence at most. When
+every answer states another fact, the sentence stands in its own language, marked. Of
 the talk's terms a Chinese translation is asked to keep only the names in Latin letters:
 English words ("refactor", "model deployment orchestration") are translated. An English
 title-case label is given in sentence case (a small model keeps every capitalised word).
@@ -36,11 +37,19 @@ def checked(answer: str, source: str, lang: str, names: list[str]) -> list:
     return translation_checks(in_house_terms(answer, lang, names), source, lang, names)
 
 
-def best_try(tries: list[Written], lang: str, names: list[str]) -> Written:
-    """Of two failed answers, the one with fewer failed checks (the first on a tie)."""
-    best = min(tries, key=lambda t: (not t.text, len(t.failed())))
-    update = {"text": in_house_terms(best.text, lang, names), "fallback": True}
-    return best.model_copy(update=update | {"rejected": best.failed()})
+def best_try(tries: list[Written], source: str, lang: str, names: list[str]) -> Written:
+    """Of two failed answers, the one with fewer failed checks (the first on a tie), marked;
+    when each states another fact (`Written.unfaithful`), the sentence as it is in its own
+    language stands in, marked: a faithful sentence a reviewer translates, not a changed
+    number a reader believes."""
+    marked = [t.model_copy(update={"fallback": True}) for t in tries]
+    faithful = [t for t in marked if not t.unfaithful]
+    if not faithful:
+        checks = checked(source, source=source, lang=lang, names=names)
+        return Written(text=source, checks=checks, fallback=True, rejected=marked[-1].failed())
+    best = min(faithful, key=lambda t: (not t.text, len(t.failed())))
+    update = {"text": in_house_terms(best.text, lang, names), "rejected": best.failed()}
+    return best.model_copy(update=update)
 
 
 def translate_sentences(
@@ -62,7 +71,7 @@ def translate_sentences(
                 id=sentence.id,
                 line=sentence_case(source) if source_lang == "en" else source,
                 check=partial(checked, source=source, lang=target_lang, names=names),
-                fallback=partial(best_try, lang=target_lang, names=names),
+                fallback=partial(best_try, source=source, lang=target_lang, names=names),
                 values=values,
                 retry=sentence.text(source_lang).calls < 2,  # three calls a sentence at most
             )
