@@ -48,8 +48,9 @@ def test_an_english_word_left_in_chinese_is_caught_and_a_swapped_number_too():
     llm, endpoint = scripted_llm(answering(bad))
     first, second = translate_sentences(ledger(), "en", "zh", llm, PROMPT, ["PagedAttention"])
     assert first.zh.verified and second.zh.fallback and len(endpoint.requests) == 3
-    failed = {c.check: c.detail for c in second.zh.failed()}
+    failed = {c.check: c.detail for c in second.zh.rejected}
     assert failed["language"] == "waste" and "90" in failed["numbers"]
+    assert second.zh.text == EN["f-2"]  # a changed number never stands: the sentence does
 
 
 def test_house_terms_are_written_by_code():
