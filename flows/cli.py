@@ -372,8 +372,8 @@ def report(records: list[RunRecord]) -> None:
         for stage in record.stages:
             for warning in stage.warnings:
                 console.print(f"[yellow]warning[/yellow] {talk} {stage.name}: {escape(warning)}")
-            for fallback in stage.fallbacks:
-                console.print(f"[yellow]fallback[/yellow] {talk} {stage.name}: {escape(fallback)}")
+        for fallback in record.fallbacks():
+            console.print(f"[yellow]fallback[/yellow] {talk} {escape(fallback)}")
         for error in record.errors:
             console.print(f"[red]error[/red] {talk}: {escape(str(error))}")
         for path in record.outputs:

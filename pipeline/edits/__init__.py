@@ -86,7 +86,9 @@ def apply_edits(ledger: Ledger, edits: list[Edit]) -> EditedLedger:
     result = kept.without({e.sentence for e in applied if e.drop})
     result = result.model_copy(update={"fallbacks": [r.where for r in result.revisions()]})
     warnings = [f"stale edit of {s.edit.sentence} by {s.edit.by}: {s.why}" for s in stale]
-    return EditedLedger(ledger=result, applied=applied, stale=stale, warnings=warnings)
+    return EditedLedger(
+        ledger=result, applied=applied, stale=stale, warnings=warnings, fallbacks=result.fallbacks
+    )
 
 
 def edited_answers(questions: Questions, applied: list[Edit]) -> Questions:

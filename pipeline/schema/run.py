@@ -23,6 +23,10 @@ class StageRecord(Contract):
     )
 
 
+# A stage whose output restates an earlier stage's fallbacks once people corrected its text.
+RESTATES = {"edits": "ledger"}
+
+
 class RunRecord(Contract):
     talk: str
     status: Literal["running", "succeeded", "fallback", "partial", "failed", "interrupted"] = Field(
@@ -53,4 +57,10 @@ class RunRecord(Contract):
     verdict: Verdict | None = Field(None, description="the review card's verdict")
 
     def fallbacks(self) -> list[str]:
-        return [f"{s.name}: {f}" for s in self.stages for f in s.fallbacks]
+        """The fallbacks the articles hold: a stage that restates an earlier one's (the
+        reviewers' edits, after the ledger's) replaces that stage's list."""
+        ran = {s.name for s in self.stages if s.status in ("done", "cached")}
+        replaced = {RESTATES[name] for name in ran if name in RESTATES}
+        return [
+            f"{s.name}: {f}" for s in self.stages if s.name not in replaced for f in s.fallbacks
+        ]

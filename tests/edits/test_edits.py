@@ -111,3 +111,21 @@ def test_the_companion_answers_with_the_reviewers_text():
     fixed = edited_answers(questions, [make_edit(ledger(), "f-1", texts, "Lin", None)])
     assert fixed.en.items[0].answer == "Blocks hold 16 tokens. It wastes 60 percent."
     assert fixed.zh.items[0].answer == "每个块有 16 个 token。它浪费 60% 的内存。"
+
+
+def test_a_fallback_a_reviewer_corrected_is_no_longer_the_runs():
+    import datetime as dt
+
+    from pipeline.schema import RunRecord, StageRecord
+
+    marked = ledger().model_copy(deep=True)
+    marked.by_id()["f-1"].zh.fallback = True
+    edit = make_edit(marked, "f-1", {"zh": "它浪费 60%。", "en": "It wastes 60%."}, "Lin", None)
+    done = apply_edits(marked, [edit])
+    assert marked.revisions() and not done.fallbacks
+    stages = [
+        StageRecord(name="ledger", status="cached", seconds=0, fallbacks=["zh §1¶2"]),
+        StageRecord(name="edits", status="done", seconds=0, fallbacks=done.fallbacks),
+    ]
+    record = RunRecord(talk="t", status="succeeded", started=dt.datetime.now(dt.UTC), stages=stages)
+    assert record.fallbacks() == []
