@@ -7,7 +7,7 @@ from prefect import flow
 
 from flows import tasks
 from pipeline.core.errors import StageFailure
-from pipeline.core.fingerprint import talk_fingerprint
+from pipeline.core.fingerprint import stat_index, talk_fingerprint
 from pipeline.core.settings import Settings
 from pipeline.core.store import TalkStore
 from pipeline.deck.vocabulary import collect_terms
@@ -30,6 +30,7 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
             run = TalkRun(store, slug)
             run.record.origin = origin
             run.record.fingerprint = talk_fingerprint(folder, settings)
+            stat_index(settings.outputs_dir).save()
             return run_stages(run, folder, slug, settings, llm)
     except StageFailure as err:
         return unrecorded(slug, err.message, err.file)

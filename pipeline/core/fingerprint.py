@@ -1,9 +1,15 @@
 """Everything a talk's articles depend on, as one hash: its files, the settings, the
 prompts and the code. A nightly run skips a talk whose last run ended with this same
 fingerprint, without loading a stage, a model or Prefect: nothing can have changed.
+
+Files are hashed through a stat index kept in the outputs folder (.stat-index.json: path ->
+size, mtime, inode, hash), so a night reads only the files whose stat changed: a thousand
+unchanged talks and the code they share are not read again every night.
 """
 
 import hashlib
+import json
+import time
 from importlib.resources import files
 from pathlib import Path
 
@@ -11,12 +17,58 @@ from pipeline.core.errors import StageFailure
 from pipeline.core.replacements import CORRECTIONS_FILE, heard_in, in_scope, read_replacements
 from pipeline.core.settings import Settings
 from pipeline.core.source import ROOT
-from pipeline.core.store import TalkStore, sha256_file
+from pipeline.core.store import TalkStore, atomic_write_text, sha256_file
 from pipeline.schema import Transcript
 from pipeline.talk import DECK_SUFFIXES, IGNORED_NAMES, talk_slug
 
 # Paths and secrets say where things are, not what the articles are made of.
 NOT_CONTENT = {"inputs_dir", "outputs_dir", "cache_dir", "prompts_dir", "site"}
+STAT_INDEX = ".stat-index.json"  # in the outputs folder: hidden, never published
+# A file changed this recently may change again within its mtime's resolution without its
+# stat showing it (git's "racy" files): it is hashed every time until it is older.
+RACY_NS = 2_000_000_000
+
+
+class StatIndex:
+    """Each file's hash kept with its stat: a file whose size, mtime and inode are those
+    of its last hashing is not read again."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.changed = path, False
+        try:
+            self.entries: dict[str, list] = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.entries = {}
+
+    def sha256(self, file: Path) -> str:
+        stat = file.stat()
+        stamp = [stat.st_size, stat.st_mtime_ns, stat.st_ino]
+        key = str(file.absolute())
+        entry = self.entries.get(key)
+        if entry is not None and entry[:3] == stamp:
+            return entry[3]
+        digest = sha256_file(file)
+        if time.time_ns() - stat.st_mtime_ns > RACY_NS:
+            self.entries[key], self.changed = [*stamp, digest], True
+        return digest
+
+    def save(self) -> None:
+        """Written whole, then renamed; a lost write only costs a night some hashing."""
+        if self.changed:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(self.path, json.dumps(self.entries))
+            self.changed = False
+
+
+_INDEXES: dict[Path, StatIndex] = {}
+
+
+def stat_index(outputs_dir: Path) -> StatIndex:
+    """The outputs folder's stat index, loaded once per process."""
+    where = outputs_dir.absolute()
+    if where not in _INDEXES:
+        _INDEXES[where] = StatIndex(where / STAT_INDEX)
+    return _INDEXES[where]
 
 
 def folder_files(folder: Path) -> list[Path]:
@@ -34,17 +86,18 @@ def talk_fingerprint(folder: Path, settings: Settings) -> str:
     def add(label: str, value: str) -> None:
         digest.update(f"{label}\0{value}\0".encode())
 
+    hashed = stat_index(settings.outputs_dir).sha256
     for path in folder_files(folder):
-        add(f"talk:{path.relative_to(folder).as_posix()}", sha256_file(path))
+        add(f"talk:{path.relative_to(folder).as_posix()}", hashed(path))
     add("corrections", listed_corrections(folder, settings))
     exclude = {name: True for name in NOT_CONTENT} | {"llm": {"api_key": True}}
     options = settings.model_dump_json(exclude=exclude)
     add("settings", options)
     prompts = settings.prompts_dir or Path(str(files("prompts")))
     for path in sorted(prompts.glob("*.yaml")):
-        add(f"prompt:{path.name}", sha256_file(path))
+        add(f"prompt:{path.name}", hashed(path))
     for path in sorted(ROOT.rglob("*.py")):
-        add(f"code:{path.relative_to(ROOT).as_posix()}", sha256_file(path))
+        add(f"code:{path.relative_to(ROOT).as_posix()}", hashed(path))
     return digest.hexdigest()
 
 
