@@ -2,7 +2,11 @@
 zh-inference-frameworks lecture's subtitles three times over, read from ../shared at run
 time), through the CLI as a user runs it, with the bundled 1.5B.
 
-    python benchmarks/long_talk.py [--model 1.5b|0.5b] [--kill-after-calls N]
+    python benchmarks/long_talk.py [--model 1.5b|0.5b] [--kill-after-calls N] [--joined]
+
+With --joined the talk is two real Chinese lectures back to back instead (zh-deepseek-r1
+then zh-inference-frameworks, 51 minutes of different content): what an hour of talk that
+does not repeat itself makes.
 
 Prints a line per step and, last, one JSON object: minutes, end_to_end_s,
 end_to_end_per_talk_minute, llm_s_per_talk_minute, peak_rss_mb (the largest process of the
@@ -28,11 +32,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from evals.golden import CASES, talk_folder, truth_of  # noqa: E402
+from evals.golden import CASES, SHARED, talk_folder, truth_of  # noqa: E402
 from pipeline.schema import Ledger  # noqa: E402
+from pipeline.transcript.subtitles import read_subtitles, to_srt  # noqa: E402
 
 CASE = CASES / "zh-inference-frameworks"
 ALWAYS = {"talk", "article"}  # stages that run every time
+
+
+def joined_folder(inputs: Path) -> Path:
+    """Two real lectures' subtitles back to back, as one talk."""
+    folder = inputs / "joined-lectures"
+    folder.mkdir(parents=True)
+    segments, offset = [], 0.0
+    for name in ("zh-deepseek-r1", "zh-inference-frameworks"):
+        raw, _ = truth_of(CASES / name)
+        transcript = read_subtitles(SHARED / raw["shared"], "zh")
+        segments += [
+            s.model_copy(update={"start": s.start + offset, "end": s.end + offset})
+            for s in transcript.segments
+        ]
+        offset += transcript.duration + 2.0
+    joined = transcript.model_copy(update={"segments": segments})
+    (folder / "talk.srt").write_text(to_srt(joined), encoding="utf-8")
+    (folder / "talk.yaml").write_text("language: zh\n")
+    return folder
 
 
 def cli(*args: str, env: dict) -> subprocess.Popen:
@@ -119,6 +143,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="1.5b", choices=["1.5b", "0.5b"])
     parser.add_argument("--kill-after-calls", type=int, default=60)
+    parser.add_argument("--joined", action="store_true", help="two real lectures back to back")
     args = parser.parse_args()
     # ../shared material (licence not stated) lives in a temporary folder only
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -128,8 +153,11 @@ def main() -> None:
     try:
         inputs = work / "inputs"
         inputs.mkdir()
-        raw, _ = truth_of(CASE)
-        folder = talk_folder(CASE, raw, inputs, long=True)
+        if args.joined:
+            folder = joined_folder(inputs)
+        else:
+            raw, _ = truth_of(CASE)
+            folder = talk_folder(CASE, raw, inputs, long=True)
         result = cold_run(folder, inputs, work / "outputs", env)
         print(f"cold: {result['end_to_end_s']} s, {result['status']}", flush=True)
         resumed = killed_and_resumed(folder, inputs, work / "again", env, args.kill_after_calls)
