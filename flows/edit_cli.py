@@ -61,12 +61,16 @@ def edit(
         fail(f"the model could not translate it ({err}); give both --zh and --en, or try again")
     except (OSError, StageFailure) as err:
         fail(str(err))
-    said = "dropped" if made.drop else f"zh: {made.zh}\nen: {made.en}"
-    if made.translated and any(not c.passed for c in made.checks):
-        failed = ", ".join(c.check for c in made.checks if not c.passed)
-        said += f"\n(the {made.translated} translation failed its {failed} check: read it)"
-    console.print(f"{sentence} by {made.by}, in {path}:\n{said}", markup=False)
+    console.print(f"{sentence} by {made.by}, in {path}:\n{said_back(made)}", markup=False)
     console.print(f"the article follows at the next run (talk2article run {talk})", markup=False)
+
+
+def said_back(made) -> str:
+    """The edit as recorded, and any check its machine translation failed."""
+    said = "dropped" if made.drop else f"zh: {made.zh}\nen: {made.en}"
+    if made.translated and (failed := [c.check for c in made.checks if not c.passed]):
+        said += f"\n(the {made.translated} translation failed its {', '.join(failed)} check)"
+    return said
 
 
 def translating(settings, out: Path):

@@ -67,16 +67,8 @@ def awaiting(
     console.print(table)
     for talk in shown:
         console.print(f"{escape(talk.slug)}:", markup=True)
-        for line in places_to_read(talk.slug, talk.folder, site):
+        for line in places_to_read(talk.slug, talk.folder, site) + stale_lines(talk.stale):
             console.print(f"  {line}", markup=False, soft_wrap=True)
-        for stale in talk.stale:
-            edit = stale.edit
-            said = "drop" if edit.drop else edit.zh
-            console.print(
-                f"  stale edit of {edit.sentence} by {edit.by} ({stale.why}): {said}",
-                markup=False,
-                soft_wrap=True,
-            )
     console.print(
         "correct a sentence with: talk2article edit TALK_FOLDER SENTENCE_ID --zh ... --by NAME",
         markup=False,
@@ -85,6 +77,15 @@ def awaiting(
         "decide with: talk2article review approve|reject|hold TALK_FOLDER --by NAME --note ...",
         markup=False,
     )
+
+
+def stale_lines(stale: list) -> list[str]:
+    """The edits a rerun could not apply, and why."""
+    return [
+        f"stale edit of {s.edit.sentence} by {s.edit.by} ({s.why}): "
+        + ("drop" if s.edit.drop else s.edit.zh)
+        for s in stale
+    ]
 
 
 def places_to_read(slug: str, folder: Path, site: Path) -> list[str]:
