@@ -136,6 +136,17 @@ def translator(llm: LLM, prompts: LedgerPrompts, vocabulary: list[str]) -> Trans
     return translate
 
 
+def translation(
+    sentence: LedgerSentence, texts: dict[Lang, str], translate: Translate
+) -> tuple[Lang, Written]:
+    """The reviewer's one text translated into the other language: (that language, it)."""
+    ((given, text),) = texts.items()
+    into = "en" if given == "zh" else "zh"
+    # a text that took two calls is translated in one (pipeline.ledger.translate)
+    mine = sentence.model_copy(update={given: Written(text=text, calls=2)})
+    return into, translate(mine, given, into)
+
+
 def make_edit(
     ledger: Ledger,
     sentence_id: str,
@@ -157,11 +168,7 @@ def make_edit(
         raise EditRefused("give the new text (--zh and/or --en), or --drop")
     translated, checks = None, []
     if not drop and len(texts) == 1:
-        ((given, text),) = texts.items()
-        translated = "en" if given == "zh" else "zh"
-        # a text that took two calls is translated in one (pipeline.ledger.translate)
-        mine = sentence.model_copy(update={given: Written(text=text, calls=2)})
-        answer = translate(mine, given, translated)
+        translated, answer = translation(sentence, texts, translate)
         texts[translated], checks = answer.text, answer.checks
     original = {lang: (w.text if (w := sentence.text(lang)) else "") for lang in ("zh", "en")}
     return Edit(
