@@ -13,8 +13,8 @@ end_to_end_per_talk_minute, llm_s_per_talk_minute, peak_rss_mb (the largest proc
 run: the pipeline or the model server), chapters and sentences of the article, its outline
 (chapter headings in both languages); then a second cold run killed by SIGKILL once the
 ledger stage has made N calls, run again: resume_redone_stages (stages finished before the
-kill that ran again) and resume_redone_llm_calls (calls answered before the kill that the
-model answered again, not from the call cache).
+kill that ran again) and resume_redone_llm_calls (answers the model had given before the
+kill that it was asked for again: not taken from the call cache).
 """
 
 import argparse
@@ -120,23 +120,35 @@ def killed_and_resumed(folder: Path, inputs: Path, outputs: Path, env: dict, aft
         time.sleep(0.5)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    killed, logged = record(out), calls(out)
-    answered = [c for c in logged if c["valid"]]
+    killed, logged, cached = record(out), calls(out), cache_keys(out)
     finished = {s["name"] for s in killed["stages"]} - ALWAYS
     cli(*talk, env=env).wait()
     resumed, again = record(out), calls(out)[len(logged) :]
     redone = [s["name"] for s in resumed["stages"] if s["status"] == "done"]
-    reused = sum(bool(c["usage"].get("cached")) for c in again)
+    answered_again = set(cache_keys(out)[len(cached) :]) & set(cached)
     return {
         "killed_during": killed["stage"],
-        "calls_before_kill": len(answered),
+        "answers_before_kill": len(cached),
         "resume_status": resumed["status"],
         "resume_redone_stages": [s for s in redone if s in finished],
-        # answers given before the kill and not taken from the call cache on resuming
-        "resume_redone_llm_calls": max(0, len(answered) - reused),
-        "resume_reused_llm_calls": reused,
-        "resume_new_llm_calls": len(again) - reused,
+        # answers the model had given before the kill that it was asked for again
+        "resume_redone_llm_calls": len(answered_again),
+        "resume_llm_calls": len(again),
+        "resume_reused_llm_calls": sum(bool(c["usage"].get("cached")) for c in again),
     }
+
+
+def cache_keys(out: Path) -> list[str]:
+    """The request keys of the call cache (llm_cache.jsonl), in the order answered."""
+    log = out / "llm_cache.jsonl"
+    lines = log.read_text(encoding="utf-8").splitlines() if log.is_file() else []
+    keys = []
+    for line in lines:
+        try:
+            keys.append(json.loads(line)["key"])
+        except (ValueError, KeyError):
+            continue  # the line a kill cut short
+    return keys
 
 
 def main() -> None:
