@@ -1,6 +1,7 @@
 """Edits through the talk flow: kept by every rerun without a model call, stale when their
 source changed, bound into a reviewer's decision."""
 
+from flows.talk import is_fresh
 from pipeline.edits import EDITS_FILE, make_edit, record_edit
 from pipeline.library.talks import load_talk
 from pipeline.review.decisions import decide, record_decision
@@ -29,6 +30,7 @@ def test_an_edit_survives_a_rerun_without_a_model_call_and_an_approval_holds(pre
     folder, settings = talk
     out = settings.outputs_dir.joinpath(*OUT)
     edited_run(talk, {"en": "Reserved memory is mostly wasted.", "zh": "预留的显存大多被浪费。"})
+    assert not is_fresh(folder, settings)  # the nightly runs a talk whose edits changed
 
     rerun = Session()
     record = run_talk(folder, settings, rerun)
@@ -45,6 +47,7 @@ def test_an_edit_survives_a_rerun_without_a_model_call_and_an_approval_holds(pre
     verdict = published.review.card.verdict
     record_decision(folder, decide(published.draft, verdict, "approved", "Lin"))
 
+    assert is_fresh(folder, settings)  # and skips it the night after
     again = Session()
     assert run_talk(folder, settings, again).status in MADE and not again.endpoint.requests
     standing = load_talk(out, "meetups/paging", settings.inputs_dir).standing
