@@ -103,8 +103,7 @@ class OpenAILLM:
     # Restarts a dead embedded server once (True: ask again); see server.EmbeddedServer.
     revive: Callable[[], bool] | None = None
     # At most `slots` requests in flight, shared by the copies: a call waits here for a
-    # slot rather than in the server's queue, where its timeout would already be running
-    # (candidates asked for inside parallel paragraphs exceed the slots).
+    # slot rather than in the server's queue, where its timeout would already be running.
     in_flight: threading.BoundedSemaphore | None = None
     _sink_lock: threading.Lock = field(default_factory=threading.Lock)
 

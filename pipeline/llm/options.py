@@ -40,13 +40,6 @@ class LLMOptions(BaseSettings):
     )
     temperature: float = Field(0.2, ge=0, description="First attempt; retries run warmer.")
     seed: int | None = Field(1234, description="Sampling seed, for repeatable drafts.")
-    candidates: int = Field(
-        1,
-        ge=1,
-        le=4,
-        description="Replies asked for at once (other seeds, warmer) when a paragraph's first "
-        "reply fails a check; the one that passes, copying least, is kept.",
-    )
 
     @field_validator("api_key")
     @classmethod
