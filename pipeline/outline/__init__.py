@@ -43,7 +43,13 @@ from pipeline.outline.subtitle import (
 from pipeline.schema import CAUSAL_ORDER, Chapter, Evidence, Notes, Outline, Section, TalkMeta
 
 MAX_TOKENS = 700
+# Chapters an article has at most: 8 for a talk of up to half an hour (the 30-minute
+# lecture zh-deepseek-r1 fills 8), then one more per MINUTES_PER_CHAPTER, up to
+# MOST_CHAPTERS: at 8 an hour-long talk's article was no longer than a 20-minute one's
+# (48 sentences for 51 minutes, benchmarks/long_talk.py --joined). A reader's bound.
 MAX_CHAPTERS = 8
+MINUTES_PER_CHAPTER = 4
+MOST_CHAPTERS = 15
 MAX_RUN = 3  # sections a chapter may run over before it is split (at a slide title)
 
 
@@ -57,7 +63,14 @@ def sections_listing(notes: Notes) -> str:
     return "\n".join(lines)
 
 
-def reply_model(section_ids: list[str]) -> type[BaseModel]:
+def chapter_limit(evidence: Evidence) -> int:
+    """How many chapters the talk's length allows (MAX_CHAPTERS to MOST_CHAPTERS)."""
+    ends = [u.end or u.start or 0.0 for u in evidence.units if u.kind != "slide"]
+    minutes = max(ends, default=0.0) / 60
+    return min(MOST_CHAPTERS, max(MAX_CHAPTERS, round(minutes / MINUTES_PER_CHAPTER)))
+
+
+def reply_model(section_ids: list[str], limit: int = MAX_CHAPTERS) -> type[BaseModel]:
     section_id = Literal[tuple(section_ids)]  # type: ignore[valid-type]
     role = Literal[(*CAUSAL_ORDER, "none")]  # type: ignore[valid-type]
     chapter = create_model(
@@ -71,7 +84,7 @@ def reply_model(section_ids: list[str]) -> type[BaseModel]:
         title=(str, Field(min_length=2, max_length=120)),
         summary=(str, Field(min_length=10, max_length=300)),
         tags=(list[str], Field(min_length=1, max_length=3)),
-        chapters=(list[chapter], Field(min_length=1, max_length=MAX_CHAPTERS)),
+        chapters=(list[chapter], Field(min_length=1, max_length=limit)),
     )
 
 
@@ -106,10 +119,10 @@ def joined_shortest(by_start: dict, count: int) -> bool:
     return True
 
 
-def split_long_runs(by_start: dict, notes: Notes) -> None:
+def split_long_runs(by_start: dict, notes: Notes, limit: int = MAX_CHAPTERS) -> None:
     """Chapters that run over more than MAX_RUN sections are split where a section has a
     slide title of its own (the one nearest the middle of the longest run first), up to
-    MAX_CHAPTERS, short neighbours joined to make room: a small model planning a talk gives
+    `limit` chapters, short neighbours joined to make room: a small model planning a talk gives
     its first sections a chapter each and puts its last eleven under one heading. A piece
     takes the slide's title as its proposed heading, and the role of the chapter it was
     cut from. A talk without slides is split at the middle of the run, the piece named
@@ -133,9 +146,7 @@ def split_long_runs(by_start: dict, notes: Notes) -> None:
             for k in run[1:]
             if may_open(k)
         ]
-        if not cuts or (
-            len(by_start) >= MAX_CHAPTERS and not joined_shortest(by_start, len(sections))
-        ):
+        if not cuts or (len(by_start) >= limit and not joined_shortest(by_start, len(sections))):
             return
         *_, k, start = min(cuts)
         update = {"first_section": sections[k].id, "title": sections[k].title or ""}
@@ -147,6 +158,7 @@ def plan_chapters(
     notes: Notes,
     check: TitleCheck,
     named: Callable[[list[Section]], str | None] = lambda _: None,
+    limit: int = MAX_CHAPTERS,
 ) -> list[Chapter]:
     index = {s.id: i for i, s in enumerate(notes.sections)}
     by_start = {}
@@ -156,7 +168,7 @@ def plan_chapters(
     if starts[0] != 0:  # the talk's opening belongs to the first chapter
         by_start[0] = by_start.pop(starts[0])
     joined_repeats(by_start)
-    split_long_runs(by_start, notes)
+    split_long_runs(by_start, notes, limit)
     starts = sorted(by_start)
     chapters: list[Chapter] = []
     for run in spans(starts, len(notes.sections)):
@@ -240,21 +252,21 @@ def build_outline(
     """The plan of the article; `heading` (the outline_heading prompt) names a chapter
     whose planned heading cannot stand, from its facts alone."""
     language = notes.language
-    ids = [s.id for s in notes.sections]
+    ids, limit = [s.id for s in notes.sections], chapter_limit(evidence)
     rendered = prompt.render(
         title=meta.title or "",
         sections=sections_listing(notes),
         language=LANGUAGE_NAMES[language],
-        max_chapters=str(min(MAX_CHAPTERS, max(len(ids), 2))),
+        max_chapters=str(min(limit, max(len(ids), 2))),
     )
-    reply = llm.complete(rendered, reply_model(ids), MAX_TOKENS)
+    reply = llm.complete(rendered, reply_model(ids, limit), MAX_TOKENS)
     check = TitleCheck(evidence, prompt, language)
     warnings: list[str] = []
     title = title_of(reply.title, meta, notes, check, warnings)
     tags = tags_of(reply.tags, meta, evidence, warnings)
     check = check.taking(title, meta.title, speaker=meta.speaker)
     named = heading_namer(llm, heading, title or "", check) if heading else (lambda _: None)
-    chapters = plan_chapters(reply, notes, check, named)
+    chapters = plan_chapters(reply, notes, check, named, limit)
     title = title or chapters[0].title
     explained = subtitle_terms(title, chapters, notes, evidence, meta)
     summary = summary_of(reply.summary.strip(), title, notes, check, warnings)

@@ -508,3 +508,15 @@ def test_a_heading_naming_what_its_chapter_never_says_is_not_kept():
         notes=untitled(NOTES),
     )
     assert [c.title for c in outline.chapters] == ["Where memory goes"]  # joined: no heading
+
+
+def test_an_hour_long_talk_may_have_more_chapters_than_a_half_hour_one():
+    from pipeline.outline import MAX_CHAPTERS, MOST_CHAPTERS, chapter_limit
+
+    def talk(minutes: float) -> Evidence:
+        said = EvidenceUnit(id="t-1", kind="transcript", text="x", start=0.0, end=minutes * 60)
+        return Evidence(units=[said])
+
+    assert chapter_limit(talk(3)) == chapter_limit(talk(30)) == MAX_CHAPTERS
+    assert MAX_CHAPTERS < chapter_limit(talk(51)) < chapter_limit(talk(62)) == MOST_CHAPTERS
+    assert chapter_limit(talk(180)) == MOST_CHAPTERS
