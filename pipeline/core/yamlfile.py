@@ -6,9 +6,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from pipeline.core.errors import StageFailure
+from pipeline.core.store import atomic_write_text
 
 TIMESTAMP = "tag:yaml.org,2002:timestamp"
 # A settings file a person writes is a few KB; this keeps a huge one out of every prompt.
@@ -62,3 +63,10 @@ def read_yaml(path: Path, shape: type[T], empty: Any = None, max_bytes: int = MA
     except ValidationError as err:
         problems = field_problems(err, path.name)
         raise StageFailure(f"{path.name} is not valid: {problems}", path) from err
+
+
+def write_yaml(path: Path, contract: BaseModel) -> Path:
+    """A contract as the YAML file people read and edit (written whole, then renamed)."""
+    text = yaml.safe_dump(contract.model_dump(mode="json"), allow_unicode=True, sort_keys=False)
+    atomic_write_text(path, text)
+    return path

@@ -11,10 +11,8 @@ import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
-import yaml
-
-from pipeline.core.store import atomic_write_text, sha256_bytes
-from pipeline.core.yamlfile import read_yaml
+from pipeline.core.store import sha256_bytes
+from pipeline.core.yamlfile import read_yaml, write_yaml
 from pipeline.ledger import LedgerPrompts
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
@@ -49,10 +47,7 @@ def read_edits(folder: Path) -> list[Edit]:
 
 def record_edit(folder: Path, edit: Edit) -> Path:
     """Add an edit to the folder's edits.yaml (written whole, then renamed)."""
-    edits = Edits(edits=[*read_edits(folder), edit])
-    text = yaml.safe_dump(edits.model_dump(mode="json"), allow_unicode=True, sort_keys=False)
-    atomic_write_text(folder / EDITS_FILE, text)
-    return folder / EDITS_FILE
+    return write_yaml(folder / EDITS_FILE, Edits(edits=[*read_edits(folder), edit]))
 
 
 def last_edits(edits: list[Edit]) -> dict[str, Edit]:
@@ -83,8 +78,7 @@ def apply_edits(ledger: Ledger, edits: list[Edit]) -> EditedLedger:
             applied.append(edit)
             sentences[sentence_id] = sentence if edit.drop else edited(sentence, edit)
     kept = ledger.model_copy(update={"sentences": list(sentences.values())})
-    result = kept.without({e.sentence for e in applied if e.drop})
-    result = result.model_copy(update={"fallbacks": [r.where for r in result.revisions()]})
+    result = kept.without({e.sentence for e in applied if e.drop}).marked()
     warnings = [f"stale edit of {s.edit.sentence} by {s.edit.by}: {s.why}" for s in stale]
     return EditedLedger(
         ledger=result, applied=applied, stale=stale, warnings=warnings, fallbacks=result.fallbacks

@@ -153,4 +153,4 @@ def write_ledger(
         sources=chosen + [s for plan in planned for spare in plan.spares.values() for s in spare],
         sentences=sentences,
     )
-    return ledger.model_copy(update={"fallbacks": [r.where for r in ledger.revisions()]})
+    return ledger.marked()

@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import yaml
-
-from pipeline.core.store import atomic_write_text, sha256_bytes
-from pipeline.core.yamlfile import read_yaml
+from pipeline.core.store import sha256_bytes
+from pipeline.core.yamlfile import read_yaml, write_yaml
 from pipeline.schema import Decision, Decisions, Draft, Verdict
 
 DECISIONS_FILE = "decisions.yaml"
@@ -47,9 +45,7 @@ def read_decisions(folder: Path) -> list[Decision]:
 def record_decision(folder: Path, decision: Decision) -> Path:
     """Add a decision to the talk folder's decisions.yaml (written whole, then renamed)."""
     decisions = Decisions(decisions=[*read_decisions(folder), decision])
-    text = yaml.safe_dump(decisions.model_dump(mode="json"), allow_unicode=True, sort_keys=False)
-    atomic_write_text(folder / DECISIONS_FILE, text)
-    return folder / DECISIONS_FILE
+    return write_yaml(folder / DECISIONS_FILE, decisions)
 
 
 def decide(draft: Draft, verdict: Verdict, kind: str, reviewer: str, note: str = "") -> Decision:

@@ -182,6 +182,10 @@ class Ledger(StageOutput):
                 found.append(Revision(where=where, findings=failed, action="kept with findings"))
         return found
 
+    def marked(self) -> "Ledger":
+        """The ledger with its fallbacks listed where they stand (what a run reports)."""
+        return self.model_copy(update={"fallbacks": [r.where for r in self.revisions()]})
+
     def draft(self) -> Draft:
         """The article in both languages, as the review, the Q&A and typesetting read it."""
         revisions = self.revisions()
