@@ -86,13 +86,14 @@ def contrast_of(slug: str, order: list[str], terms: PathTerms) -> Contrast | Non
     same terms and others of its own (what differs), the one sharing most, the nearest on
     a tie."""
     explains = terms.explains
+    position = {s: k for k, s in enumerate(order)}
     best = None
     for other in order:
         shared = explains[slug] & explains[other]
         own, theirs = explains[slug] - explains[other], explains[other] - explains[slug]
         if other == slug or not shared or not (own or theirs):
             continue
-        rank = (len(shared), -abs(order.index(other) - order.index(slug)))
+        rank = (len(shared), -abs(position[other] - position[slug]))
         if best is None or rank > best[0]:
             lists = [sorted(t)[:MAX_TERMS] for t in (shared, own, theirs)]
             best = rank, Contrast(slug=other, shared=lists[0], own=lists[1], theirs=lists[2])
@@ -106,16 +107,15 @@ def reading_order(
     with the fewest terms left to learn from the talks not yet placed (older first)."""
     by_slug = {t.slug: t for t in talks}
     order = [s for s in dict.fromkeys(pinned) if s in by_slug]
-    left = [t for t in talks if t.slug not in order]
-
-    def still_to_learn(talk: PublishedTalk) -> tuple:
-        owed = sum(len(grounds.get((o.slug, talk.slug), ())) for o in left if o is not talk)
-        return owed, talk.newest_first()[0], talk.slug
-
+    left = {t.slug: t for t in talks if t.slug not in order}
+    owed = {s: sum(len(grounds.get((o, s), ())) for o in left if o != s) for s in left}
+    age = {s: t.newest_first()[0] for s, t in left.items()}
     while left:
-        nxt = min(left, key=still_to_learn)
-        order.append(nxt.slug)
-        left.remove(nxt)
+        nxt = min(left, key=lambda s: (owed[s], age[s], s))
+        order.append(nxt)
+        del left[nxt]
+        for s in left:
+            owed[s] -= len(grounds.get((nxt, s), ()))
     return order
 
 

@@ -15,23 +15,19 @@ article a reviewer approved, or one the automatic review recommends that nobody 
 decided on yet. A preview for reviewers (everything not rejected) goes to
 outputs/site/preview/.
 
-The docs folder is written afresh into a temporary folder and swapped in whole, so a
-failed build never leaves a half-written site.
+Each page is written whole, and only when its text changed; MkDocs then renders only the
+changed pages when it can (pipeline.site.build).
 """
 
 import hashlib
 import html
 import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import yaml
 from pydantic import Field
 
 from pipeline.article.typeset import typeset_plain
-from pipeline.core.errors import StageFailure
 from pipeline.core.store import atomic_write_text, update_with_files
 from pipeline.library import Holdings, build_library, library_digest
 from pipeline.library.talks import PublishedTalk, published_talks
@@ -39,9 +35,11 @@ from pipeline.review.decisions import DECISIONS_FILE, Policy
 from pipeline.schema import Contract
 from pipeline.schema.library import Library
 from pipeline.site.about import about_page
+from pipeline.site.build import project_key, run_mkdocs, update_docs
 from pipeline.site.pages import (
     article_page,
     index_page,
+    list_path,
     page_path,
     qa_page,
 )
@@ -50,8 +48,8 @@ from pipeline.site.shelves import (
     glossary_index,
     glossary_page,
     hub_page,
+    list_page,
     note_text,
-    shown_term,
     topic_page,
 )
 
@@ -78,8 +76,12 @@ class SiteBuild(Contract):
     left_out: list[str] = Field(default_factory=list, description="talks not published, and why")
     changed: list[str] = Field(
         default_factory=list,
-        description="pages (docs/*.md) new, changed or gone since the build before: what a "
-        "new talk regenerated (MkDocs renders every page again; these are the ones that differ)",
+        description="pages (docs/*.md) new, changed or gone since the docs written before",
+    )
+    project: str = Field(
+        "",
+        description="project_key of the build: a build with another "
+        "builds every page, one with the same only the changed pages",
     )
 
 
@@ -91,6 +93,13 @@ def decisions_digest(inputs_dir: Path) -> str:
     return digest.hexdigest()
 
 
+def last_build(site_dir: Path) -> SiteBuild | None:
+    try:
+        return SiteBuild.model_validate_json((site_dir / "site.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
 def site_is_current(
     site_dir: Path,
     inputs_dir: Path,
@@ -100,12 +109,10 @@ def site_is_current(
 ) -> bool:
     """Whether the built site was made by this policy from these decisions and library
     data (topics, pinned paths, meetup files)."""
-    try:
-        built = SiteBuild.model_validate_json((site_dir / "site.json").read_text())
-    except (OSError, ValueError):
-        return False
+    built = last_build(site_dir)
     return (
-        (site_dir / "public" / "index.html").is_file()
+        built is not None
+        and (site_dir / "public" / "index.html").is_file()
         and built.policy == policy
         and built.decisions == decisions_digest(inputs_dir)
         and built.library_data == library_digest(inputs_dir, topics, paths)
@@ -119,17 +126,12 @@ def nav_title(text: str, lang: str) -> str:
 
 
 def site_nav(h: Holdings, lang: str) -> list[dict]:
-    """The navigation in one language: its own titles, typeset; paths as the default
+    """The navigation in one language: the site's sections and the lists of the talks'
+    pages, never a talk's page itself (so its size does not grow with the library, and a
+    talk's new title changes no page but those that list it); paths as the default
     language names them (static-i18n finds each language's file)."""
     names = NAV if lang == "zh" else {zh: NAV_EN[zh] for zh in NAV}
     names = {zh: html.escape(name) for zh, name in names.items()}
-
-    def entries(kind: str, shown: list[PublishedTalk]) -> list[dict[str, str]]:
-        return [
-            {nav_title(talk.draft.text(lang).title, lang): page_path(kind, talk.slug, "zh")}
-            for talk in shown
-        ]
-
     nav = [{names["首页"]: "index.md"}]
     if h.shelves:
         topics = [
@@ -145,17 +147,13 @@ def site_nav(h: Holdings, lang: str) -> list[dict]:
             }
         )
     if h.talks:
-        nav.append({names["文章"]: entries("articles", h.talks)})
-        if answered := [t for t in h.talks if t.questions]:
-            nav.append({names["问答"]: entries("qa", answered)})
-    if glossary := h.library.glossary:
-        terms = [
-            {html.escape(shown_term(g.term, lang)): page_path("glossary", g.id, "zh")}
-            for g in glossary
-        ]
-        nav.append({names["术语"]: [page_path("glossary", "index", "zh"), *terms]})
+        nav.append({names["文章"]: list_path("articles", "zh")})
+        if any(t.questions for t in h.talks):
+            nav.append({names["问答"]: list_path("qa", "zh")})
+    if h.library.glossary:
+        nav.append({names["术语"]: page_path("glossary", "index", "zh")})
     if h.talks:
-        nav.append({names["校对"]: entries("proof", h.talks)})
+        nav.append({names["校对"]: list_path("proof", "zh")})
     return [*nav, {names["关于本站"]: "about.md"}]
 
 
@@ -222,32 +220,28 @@ def talk_pages(talk: PublishedTalk, h: Holdings, lang: str) -> dict[str, str]:
     return pages
 
 
-def write_docs(docs: Path, h: Holdings) -> dict[str, str]:
-    """The site's pages and files written under `docs`; the pages' texts by name."""
+def site_pages(h: Holdings) -> dict[str, str]:
+    """The site's pages: docs/ path -> Markdown."""
     pages = {"about.md": about_page("zh"), "about.en.md": about_page("en")}
     for lang in ("zh", "en"):
         pages["index.md" if lang == "zh" else "index.en.md"] = index_page(h, lang)
         pages |= library_pages(h, lang)
         for talk in h.talks:
             pages |= talk_pages(talk, h, lang)
+        pages[list_path("articles", lang)] = list_page("articles", h.talks, lang)
+        if answered := [t for t in h.talks if t.questions]:
+            pages[list_path("qa", lang)] = list_page("qa", answered, lang)
+    if h.talks:
+        pages[list_path("proof", "zh")] = list_page("proof", h.talks, "zh")
     for talk in h.talks:
         pages[page_path("proof", talk.slug, "zh")] = proof_page(talk)
-    for name, text in pages.items():
-        (docs / name).parent.mkdir(parents=True, exist_ok=True)
-        (docs / name).write_text(text, encoding="utf-8")
-    files = {STYLESHEET: Path(__file__).with_name("pictures.css")}
-    files |= {k: v for t in h.talks for k, v in t.pictures().items()}
-    for name, source in files.items():
-        (docs / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, docs / name)
     return pages
 
 
-def changed_pages(pages: dict[str, str], docs: Path) -> list[str]:
-    """The pages that differ from those of the docs folder written before, or are gone."""
-    before = {p.relative_to(docs).as_posix(): p for p in docs.rglob("*.md")}
-    changed = [n for n, text in pages.items() if n not in before or before[n].read_text() != text]
-    return sorted([*changed, *(set(before) - set(pages))])
+def site_files(h: Holdings) -> dict[str, Path]:
+    """The site's other files: docs/ path -> where it is copied from."""
+    files = {STYLESHEET: Path(__file__).with_name("pictures.css")}
+    return files | {k: v for t in h.talks for k, v in t.pictures().items()}
 
 
 def write_site(
@@ -266,19 +260,11 @@ def write_site(
     talks, left_out = published_talks(outputs_dir, inputs_dir, policy, skip=site_dir)
     h = build_library(talks, inputs_dir, topics, paths)
     site_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=site_dir, prefix=".docs-") as tmp:
-        changed = changed_pages(write_docs(Path(tmp), h), site_dir / "docs")
-        config = yaml.safe_dump(mkdocs_config(h, site_url), allow_unicode=True, sort_keys=False)
-        (Path(tmp) / "mkdocs.yml").write_text(config, encoding="utf-8")
-        shutil.rmtree(site_dir / "docs", ignore_errors=True)
-        (Path(tmp) / "mkdocs.yml").replace(site_dir / "mkdocs.yml")
-        shutil.copytree(
-            Path(__file__).with_name(THEME_OVERRIDES),
-            site_dir / THEME_OVERRIDES,
-            dirs_exist_ok=True,
-        )
-        Path(tmp).rename(site_dir / "docs")
-        Path(tmp).mkdir()  # for the context manager to remove
+    changed = update_docs(site_dir / "docs", site_pages(h), site_files(h))
+    config = yaml.safe_dump(mkdocs_config(h, site_url), allow_unicode=True, sort_keys=False)
+    atomic_write_text(site_dir / "mkdocs.yml", config)
+    theme = Path(__file__).with_name(THEME_OVERRIDES)
+    shutil.copytree(theme, site_dir / THEME_OVERRIDES, dirs_exist_ok=True)
     return SiteBuild(
         site=str(site_dir),
         policy=policy,
@@ -301,14 +287,17 @@ def build_site(
     topics: Path | None = None,
     paths: Path | None = None,
 ) -> SiteBuild:
-    """Write the MkDocs project and build it strictly into `site_dir`/public; site.json
-    records what was published."""
+    """Write the MkDocs project and build it strictly into `site_dir`/public (only the
+    changed pages when the project is the last build's); site.json records what was
+    published. A failed build leaves no site.json, so the next one builds the site whole."""
+    last = site_dir / "site.json"
+    before = last_build(site_dir)
     written = write_site(outputs_dir, site_dir, inputs_dir, policy, site_url, topics, paths)
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--clean"]
-    done = subprocess.run(command, cwd=site_dir, capture_output=True, text=True)
-    if done.returncode != 0:
-        problem = (done.stderr or done.stdout).strip().splitlines()[-5:]
-        raise StageFailure(f"mkdocs build failed: {' | '.join(problem)}", site_dir / "mkdocs.yml")
-    built = written.model_copy(update={"public": str(site_dir / "public")})
-    atomic_write_text(site_dir / "site.json", built.model_dump_json(indent=2))
+    key = project_key(site_dir, THEME_OVERRIDES)
+    gone = [p for p in written.changed if not (site_dir / "docs" / p).exists()]
+    dirty = bool(before and before.project == key and not gone)
+    last.unlink(missing_ok=True)
+    run_mkdocs(site_dir, dirty=dirty and (site_dir / "public" / "index.html").is_file())
+    built = written.model_copy(update={"public": str(site_dir / "public"), "project": key})
+    atomic_write_text(last, built.model_dump_json(indent=2))
     return built

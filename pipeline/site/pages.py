@@ -25,8 +25,10 @@ PROMISE = {
     "the slides, along the causal chain of model architecture, memory management, scheduling "
     "and kernel optimisation, bilingual deep articles for AI systems engineers.",
 }
+LATEST = 12  # cards of the index page: a screen or two of the newest; the rest are listed
 HEADINGS = {
-    "zh": {"latest": "最新文章", "card": "审稿卡", "speaker": "讲者", "date": "日期",
+    "zh": {"latest": "最新文章", "all": "全部文章",
+           "card": "审稿卡", "speaker": "讲者", "date": "日期",
            "video": "视频", "deck": "幻灯片", "proof": "中英对照校对", "none": "还没有文章。",
            "topics": "主题", "path": "阅读路径", "hubs": "活动", "glossary": "术语表",
            "terms": "：多篇文章共用的 {n} 个术语", "qa": "问答",
@@ -34,7 +36,8 @@ HEADINGS = {
            "qa_title": "问答：{title}",
            "qa_intro": "用问答说清《{title}》的要点，想先知道结论的读者可以从这里读起。"
            "每个回答只根据文章引用的证据写成，链接指向视频的时间或幻灯片。"},
-    "en": {"latest": "Latest articles", "card": "Review card", "speaker": "Speaker",
+    "en": {"latest": "Latest articles", "all": "All articles",
+           "card": "Review card", "speaker": "Speaker",
            "date": "Date", "video": "Video", "deck": "Slides", "proof": "zh/en proofreading",
            "none": "No articles yet.", "topics": "Topics", "path": "Reading path",
            "hubs": "Meetups", "glossary": "Glossary", "terms": ": {n} terms several articles share",
@@ -49,6 +52,11 @@ HEADINGS = {
 def page_path(kind: str, slug: str, lang: str) -> str:
     """Where a page of a talk lives under docs/ (the English one with the .en suffix)."""
     return f"{kind}/{slug}{'.en' if lang == 'en' else ''}.md"
+
+
+def list_path(kind: str, lang: str) -> str:
+    """Where the list of every talk's page of a kind lives under docs/."""
+    return f"{kind}{'.en' if lang == 'en' else ''}.md"
 
 
 def relative(target: str, page: str) -> str:
@@ -119,7 +127,8 @@ def index_page(h: Holdings, lang: str) -> str:
     lines += [f"## {words['latest']}", ""]
     if not h.talks:
         return "\n".join([*lines, words["none"], ""])
-    return "\n".join(lines + cards(h.talks, lang, "index.md"))
+    every = f"[{words['all']} →]({list_path('articles', 'zh')})"
+    return "\n".join(lines + cards(h.talks[:LATEST], lang, "index.md") + [every, ""])
 
 
 def review_card(talk: PublishedTalk, lang: str, page: str) -> list[str]:

@@ -10,7 +10,7 @@ from pipeline.library import Holdings
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import Topic
 from pipeline.schema.library import Contrast, GlossaryTerm, Hub, PathNote, ReadingPath, Thread
-from pipeline.site.pages import HEADINGS, cards, cited, page_path, relative
+from pipeline.site.pages import HEADINGS, cards, cited, list_path, page_path, relative
 
 WORDS = {
     "zh": {
@@ -235,3 +235,20 @@ def hub_page(hub: Hub, h: Holdings, lang: str) -> str:
         lines += [thread_text(terms, thread, hub, h, lang, page), ""]
     lines += [WORDS[lang]["hub_order"], ""]
     return "\n".join(lines + cards([h.by_slug[s] for s in hub.talks], lang, page))
+
+
+LISTED = {"articles": "all", "qa": "qa", "proof": "proof"}  # a list's heading (HEADINGS)
+
+
+def list_page(kind: str, talks: list[PublishedTalk], lang: str) -> str:
+    """Every talk's page of a kind (articles, qa, proof), latest first: date and title.
+    The navigation links these lists, not each page, so it stays the same size as the
+    library grows and a new talk changes only the pages that list it."""
+    page = list_path(kind, lang)
+    lines = [f"# {HEADINGS[lang][LISTED[kind]]}", ""]
+    for talk in talks:
+        title = typeset_text(talk.draft.text(lang).title, lang)
+        date = talk.talk.meta.date
+        link = relative(page_path(kind, talk.slug, "zh"), page)
+        lines.append(f"- {date.isoformat() + ' · ' if date else ''}[{title}]({link})")
+    return "\n".join([*lines, ""])

@@ -107,8 +107,8 @@ def test_hostile_inputs_are_text_on_every_page_type_in_both_languages(tmp_path):
     for lang in ("", "en/"):
         article = seen(public / lang / "articles/hostile/index.html")
         body = " ".join(" ".join(article.parts).split())
-        for payload in PAYLOADS:  # every character kept, shown as text
-            assert " ".join(payload.split()) in body, payload
+        for payload in PAYLOADS:  # every character kept, shown as text (`…` set as code)
+            assert " ".join(payload.replace("`", "").split()) in body.replace("`", ""), payload
         assert "<image src=x onerror=alert(1)>" in article.title  # the tab shows the title
         assert "x < y && y > z => w" in article.title
 

@@ -31,7 +31,10 @@ def test_the_site_builds_strictly_with_cards_articles_slides_and_review_cards(tm
     nav_titles = re.findall(
         r'md-nav__link[^>]*>\s*<span class="md-ellipsis">\s*([^<]+?)\s*<', english
     )
-    assert "Paging the KV cache" in nav_titles and "分页：按需分配的 KV 缓存" not in nav_titles
+    assert "Articles" in nav_titles and "文章" not in nav_titles
+    assert "Paging the KV cache" not in nav_titles  # the nav lists sections, not talks
+    listed = (public / "en/articles/index.html").read_text()
+    assert "Paging the KV cache" in listed and "分页：按需分配的 KV 缓存" not in listed
     proof = (public / "proof/examples/paging/index.html").read_text()
     assert "按需分块" in proof and "Blocks on demand" in proof
     # each sentence's id, what was said, how the article wrote it and a command to edit it
