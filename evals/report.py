@@ -149,6 +149,9 @@ def write_talk_report(out: Path, talk: str, figures: dict, flagged: list[str]) -
     atomic_write_text(out / "eval.html", page(f"Eval: {talk}", parts))
 
 
+HISTORY = "history.jsonl"  # each talk's figures, a line per run
+
+
 def read_history(path: Path) -> list[dict]:
     if not path.is_file():
         return []
@@ -169,7 +172,7 @@ def write_dashboard(
     the latest figures of every talk, regressions against each talk's previous run, and
     each figure's course over the runs. Returns the regressions."""
     folder.mkdir(parents=True, exist_ok=True)
-    history_file = folder / "history.jsonl"
+    history_file = folder / HISTORY
     history = read_history(history_file)
     known = {(h["talk"], h["run"]) for h in history}
     for talk, (run, figures) in results.items():

@@ -16,7 +16,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from pydantic import Field
 
 from evals import evaluate
-from evals.report import read_history
+from evals.report import HISTORY, read_history
 from flows.talk import configured, is_fresh, run_talk
 from pipeline.core.fingerprint import stat_index
 from pipeline.core.settings import Settings
@@ -92,7 +92,7 @@ def publish_artifacts(dashboard: Path) -> None:
         (dashboard / "dashboard.md").read_text(encoding="utf-8"), key="eval-dashboard"
     )
     latest: dict[str, dict] = {}
-    for entry in read_history(dashboard / "history.jsonl"):
+    for entry in read_history(dashboard / HISTORY):
         latest[entry["talk"]] = {"talk": entry["talk"], **flat(entry["figures"])}
     create_table_artifact(list(latest.values()), key="eval-figures")
 

@@ -71,14 +71,18 @@ def prerequisites(
     talks: list[PublishedTalk], articles: Articles, terms: PathTerms | None = None
 ) -> Grounds:
     """For each ordered pair of talks, the terms the first explains that the second uses
-    and does not explain itself."""
+    and does not explain itself; a pair without such a term is left out."""
     explains, uses = terms or terms_of(talks, articles)
-    return {
-        (a.slug, b.slug): sorted(explains[a.slug] & (uses[b.slug] - explains[b.slug]))
-        for a in talks
-        for b in talks
-        if a.slug != b.slug
-    }
+    learners: dict[str, list[str]] = {}  # term -> the talks that use it unexplained
+    for talk in talks:
+        for term in uses[talk.slug] - explains[talk.slug]:
+            learners.setdefault(term, []).append(talk.slug)
+    grounds: dict[tuple[str, str], list[str]] = {}
+    for talk in talks:
+        for term in explains[talk.slug]:
+            for learner in learners.get(term, ()):
+                grounds.setdefault((talk.slug, learner), []).append(term)
+    return {pair: sorted(found) for pair, found in grounds.items()}
 
 
 def contrast_of(slug: str, order: list[str], terms: PathTerms) -> Contrast | None:
@@ -108,14 +112,18 @@ def reading_order(
     by_slug = {t.slug: t for t in talks}
     order = [s for s in dict.fromkeys(pinned) if s in by_slug]
     left = {t.slug: t for t in talks if t.slug not in order}
-    owed = {s: sum(len(grounds.get((o, s), ())) for o in left if o != s) for s in left}
+    owed, taught = dict.fromkeys(left, 0), {}  # terms owed; teacher -> [(learner, terms)]
+    for (teacher, learner), found in grounds.items():
+        if teacher in left and learner in left:
+            owed[learner] += len(found)
+            taught.setdefault(teacher, []).append((learner, len(found)))
     age = {s: t.newest_first()[0] for s, t in left.items()}
     while left:
         nxt = min(left, key=lambda s: (owed[s], age[s], s))
         order.append(nxt)
         del left[nxt]
-        for s in left:
-            owed[s] -= len(grounds.get((nxt, s), ()))
+        for learner, count in taught.get(nxt, ()):
+            owed[learner] -= count
     return order
 
 

@@ -49,6 +49,22 @@ def test_every_talk_gets_a_report_beside_its_articles(tmp_path):
     assert "examples/paging" in (outputs / "evals" / "dashboard.md").read_text()
 
 
+def test_a_run_already_measured_is_not_measured_again(tmp_path):
+    outputs = tmp_path / "outputs"
+    publish(outputs, "paging", "分页", dt.date(2026, 10, 1))
+    publish(outputs, "later", "以后", dt.date(2026, 11, 1))
+    evaluate(talk_outputs(outputs, outputs / "site"), outputs / "evals")
+    (outputs / "paging" / "eval.json").unlink()
+    (outputs / "later" / "eval.json").unlink()
+    run = json.loads((outputs / "later" / "run.json").read_text())
+    run["started"] = "2026-12-01T00:00:00Z"  # a new run
+    (outputs / "later" / "run.json").write_text(json.dumps(run))
+    evaluate(talk_outputs(outputs, outputs / "site"), outputs / "evals")
+    assert not (outputs / "paging" / "eval.json").exists()  # its run's figures are recorded
+    assert (outputs / "later" / "eval.json").exists()
+    assert "paging" in (outputs / "evals" / "dashboard.md").read_text()
+
+
 def test_the_dashboard_opens_with_the_articles_awaiting_a_reviewer(tmp_path):
     waiting = {"talk": "no decision yet. Automatic verdict Needs revision: <b>x</b>"}
     write_dashboard(tmp_path, {"talk": ("2026-11-01", BEFORE)}, waiting)

@@ -98,7 +98,7 @@ def test_a_path_puts_an_article_after_those_that_explain_what_it_builds_on(tmp_p
     grounds = prerequisites(talks, Articles(talks))
     assert grounds[BASICS, PREFIX] == ["KV cache", "PagedAttention"]
     assert grounds[PREFIX, ROUTER] == ["prefix caching"]
-    assert grounds[ROUTER, BASICS] == []
+    assert (ROUTER, BASICS) not in grounds
     assert reading_order(talks, grounds) == [BASICS, PREFIX, ROUTER]
     # a maintainer's pin wins; the rest follow in the computed order
     assert reading_order(talks, grounds, [ROUTER]) == [ROUTER, BASICS, PREFIX]
