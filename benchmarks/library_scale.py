@@ -11,7 +11,9 @@ Prints a line per step and, last, one JSON object: talks, unchanged_night_s (the
 unchanged night: the stat index warm), first_unchanged_night_s (the index cold: every file
 hashed), site_build_s (`talk2article site build` over every article, both languages),
 one_change_night_s (one talk's subtitles edited: that talk run with the model, the site
-and the dashboard rebuilt) and one_change_talk_run_s (the talk's run alone).
+and the dashboard rebuilt) and one_change_talk_run_s (the talk's run alone);
+site_rebuild_s (`talk2article site build` with nothing changed: what the site costs a
+night that rebuilds it).
 """
 
 import argparse
@@ -118,6 +120,7 @@ def main() -> None:
             result["one_change_talk_run_s"] = round((run.finished - run.started).total_seconds(), 1)
             print(f"one talk changed: {result['one_change_night_s']} s, of which its run "
                   f"{result['one_change_talk_run_s']} s", flush=True)  # fmt: skip
+            result["site_rebuild_s"] = timed(["site", "build"], env)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(json.dumps(result))

@@ -12,6 +12,7 @@ from pipeline.core.settings import Settings
 from pipeline.core.store import TalkStore
 from pipeline.deck.vocabulary import collect_terms
 from pipeline.llm.session import LLMSession
+from pipeline.progress import pace_of
 from pipeline.runner import StageFailed, TalkRun
 from pipeline.schema import ARTICLES_MADE, RunRecord, StageError
 from pipeline.talk import discover_talks, talk_origin, talk_slug
@@ -27,9 +28,11 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
     try:
         with store.lock():
             check_owner(store, origin)
+            pace = pace_of(settings.outputs_dir)  # before this run's record replaces the last
             run = TalkRun(store, slug)
             run.record.origin = origin
             run.record.fingerprint = talk_fingerprint(folder, settings)
+            run.announce = tasks.announcer(run, pace)
             stat_index(settings.outputs_dir).save()
             return run_stages(run, folder, slug, settings, llm)
     except StageFailure as err:
@@ -59,6 +62,7 @@ def run_stages(
         deck = tasks.deck(run, talk, settings)
         vocabulary = collect_terms(deck, talk.meta.glossary)
         transcript = tasks.transcript(run, talk, vocabulary, settings)
+        run.record.minutes = transcript.duration / 60
         timeline = tasks.timeline(run, talk, transcript, deck, settings)
         evidence = tasks.evidence(run, talk, transcript, deck, timeline, vocabulary, settings)
         notes = tasks.notes(run, evidence, vocabulary, settings)

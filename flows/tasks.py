@@ -6,6 +6,7 @@ Prefect's own caching is off (cache_policy=NONE): its default policy includes th
 and hashes `Path` arguments by value, so the runner keys outputs by content instead.
 """
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,6 +36,7 @@ from pipeline.llm.client import OpenAILLM
 from pipeline.llm.session import LLMSession
 from pipeline.notes import build_notes
 from pipeline.outline import build_outline
+from pipeline.progress import Pace, progress_line
 from pipeline.questions import QuestionPrompts, write_questions
 from pipeline.review import review as review_ledger
 from pipeline.runner import Stage, TalkRun
@@ -293,6 +295,17 @@ def audio_progress(label: str) -> Iterator[Callable[[float, float], None]]:
             bar.update(job, completed=done_s, total=total_s)
 
         yield update
+
+
+def announcer(run: TalkRun, pace: Pace) -> Callable[[str], None]:
+    """Prints a line as each stage of the run starts: how far, and about how long is left."""
+    started = time.monotonic()
+
+    def announce(stage: str) -> None:
+        line = progress_line(run.record, stage, pace, time.monotonic() - started)
+        console.print(f"[bold]{escape(line)}[/bold]")
+
+    return announce
 
 
 def llm_for(session: LLMSession, run: TalkRun) -> OpenAILLM:

@@ -137,6 +137,7 @@ class TalkRun:
             pid=os.getpid(),
             previous=killed_run(store.read("run.json", RunRecord)),
         )
+        self.announce: Callable[[str], None] | None = None  # told each stage as it starts
         self.save()
 
     def save(self) -> None:
@@ -153,6 +154,8 @@ class TalkRun:
         started = time.monotonic()
         self.record.stage = stage.name
         self.save()
+        if self.announce:
+            self.announce(stage.name)
         try:
             output, cached = self._reuse_or_make(stage, make, key or {})
         except Exception as err:

@@ -20,7 +20,7 @@ from pipeline.core.grounding import (
     wrong_language_sentences,
 )
 from pipeline.core.prompts import REVISE_NOTE, Prompt
-from pipeline.core.text import LANGUAGE_NAMES, estimate_tokens, has_cjk
+from pipeline.core.text import LANGUAGE_NAMES, estimate_tokens, has_cjk, term_pattern
 from pipeline.llm.client import LLM, InvalidReply
 from pipeline.notes import what_it_states
 from pipeline.schema import Evidence, Section
@@ -128,14 +128,14 @@ class TitleCheck:
         self.prompt_lines = prompt_lines([prompt])
         self.language = language
         self.article_titles: set[str] = set()  # a chapter's heading is not the article's
-        self.speaker_names: set[str] = set()  # nor the speaker
+        self.speaker_words: set[str] = set()  # nor name the speaker
 
     def taking(self, *titles: str | None, speaker: str | None = None) -> "TitleCheck":
-        """The check, from now on refusing the article's own title as a heading, and the
-        speaker's name or a part of it ("Yineng" for "Yineng Zhang")."""
+        """The check, from now on refusing the article's own title as a heading, and a
+        heading that names the speaker, by any word of the name ("Zhang" of "Yineng Zhang"):
+        such a heading is about the speaker, not what a chapter says."""
         self.article_titles |= {normal(t) for t in titles if t}
-        names = re.findall(r"\b[A-Z][a-z]+\b", speaker or "")
-        self.speaker_names |= {normal(n) for n in [*names, " ".join(names)] if n}
+        self.speaker_words |= {w for w in re.findall(r"\w+", speaker or "") if len(w) > 1}
         return self
 
     def problems(self, title: str) -> list[str]:
@@ -154,8 +154,8 @@ class TitleCheck:
             found.append("a closing slide's title")  # over the talk's last points
         if normal(title) in ROLE_NAMES:
             found.append("a role's name, not what the chapter is about")
-        if normal(title) in self.speaker_names:
-            found.append("the speaker's name, not what the chapter is about")
+        if any(term_pattern(word).search(title) for word in self.speaker_words):
+            found.append("names the speaker, not what the chapter is about")
         if normal(title) in self.article_titles:
             found.append(ARTICLE_TITLE)  # names the whole talk, not one chapter
         if SENTENCE_END.search(title.strip()):

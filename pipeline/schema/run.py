@@ -48,6 +48,7 @@ class RunRecord(Contract):
     fingerprint: str | None = Field(
         None, description="of its files, settings, prompts and code (pipeline.core.fingerprint)"
     )
+    minutes: float | None = Field(None, description="the talk's length, once transcribed")
     started: datetime
     finished: datetime | None = None
     stages: list[StageRecord] = Field(default_factory=list)

@@ -1,6 +1,7 @@
 """The talk flow end to end in seconds: subtitles instead of Whisper, the LLM test double
 instead of llama.cpp, a real deck, the real stage runner under a Prefect test harness."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -96,6 +97,18 @@ def test_outputs_go_to_the_talks_path_under_inputs(prefect, talk):
         "questions",
         "article",
     ]
+
+
+def test_a_run_says_each_stage_and_how_long_is_left_from_the_runs_before(prefect, talk, capsys):
+    folder, settings = talk
+    assert run_talk(folder, settings, Session()).status in MADE
+    first = capsys.readouterr().err
+    assert "meetups/paging: talk (1/12), 0 s in" in first and "ledger (8/12)" in first
+    assert "left" not in first  # no earlier run to take a pace from
+    (folder / "talk.yaml").write_text("title: Paging, again\n")  # a change: the run goes on
+    assert run_talk(folder, settings, Session()).status in MADE
+    again = capsys.readouterr().err
+    assert re.search(r"ledger \(8/12\), [\d min]+ s in, about \d+ min left", again), again
 
 
 def test_subtitles_alone_are_a_talk(prefect, talk):

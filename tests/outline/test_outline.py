@@ -398,7 +398,10 @@ def test_the_speakers_name_is_no_heading():
 
     check = TitleCheck(EVIDENCE, load_prompt("outline"), "en").taking(speaker="Ada Lindqvist")
     assert check.problems("Ada Lindqvist") and check.problems("Lindqvist")
-    assert check.problems("Ada's paging") == []
+    assert check.problems("Ada's view of paging") and check.problems("Paging: what ADA found")
+    assert check.problems("Adaptive paging") == []  # a word of the name, not a part of one
+    zh = TitleCheck(EVIDENCE, load_prompt("outline"), "zh").taking(speaker="ZOMI")
+    assert zh.problems("ZOMI对强化学习的看法") and zh.problems("强化学习的奖励设计") == []
 
 
 def test_a_heading_cut_at_the_replys_length_limit_is_not_kept():
