@@ -2,8 +2,9 @@
 and a site build cost. The talks are generated here (subtitles alone, two cues each, in a
 temporary folder, never committed); their last runs are laid down as a run leaves them
 (contracts and articles, made by code, no model), with fingerprints as the pipeline
-computes them, so the nightly finds them current. The changed talk then runs for real with
-the bundled model.
+computes them, so the nightly finds them current, and the eval dashboard as the nights
+before left it. The site publishes every article not rejected (the `preview` policy). The
+changed talk then runs for real with the bundled model.
 
     python benchmarks/library_scale.py [--talks 1000] [--no-change]
 
@@ -30,9 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from evals import evaluate  # noqa: E402
 from pipeline.article import typeset  # noqa: E402
 from pipeline.core.fingerprint import talk_fingerprint  # noqa: E402
 from pipeline.core.settings import Settings  # noqa: E402
+from pipeline.core.store import talk_outputs  # noqa: E402
 from pipeline.schema import EditedLedger, Evidence, Review, RunRecord, Talk  # noqa: E402
 from tests.site.published import publish  # noqa: E402
 
@@ -95,6 +98,9 @@ def main() -> None:
     inputs, outputs = work / "inputs", work / "outputs"
     env = {**os.environ, "TALK2ARTICLE_INPUTS_DIR": str(inputs)}
     env |= {"TALK2ARTICLE_OUTPUTS_DIR": str(outputs)}
+    # the changed talk stays published whatever its new verdict: a talk a night unpublishes
+    # is a page gone, and that builds the site whole (site_build_s)
+    env |= {"TALK2ARTICLE_SITE_PUBLISH": "preview"}
     env.pop("PREFECT_API_URL", None)
     settings = Settings(inputs_dir=inputs, outputs_dir=outputs)
     result: dict[str, object] = {"talks": args.talks}
@@ -102,6 +108,7 @@ def main() -> None:
         started = time.monotonic()
         for n in range(args.talks):
             lay_down(inputs, outputs, n, settings)
+        evaluate(talk_outputs(outputs), outputs / "evals")  # the dashboard the nights left
         print(f"laid down {args.talks} talks in {time.monotonic() - started:.0f} s", flush=True)
         result["site_build_s"] = timed(["site", "build"], env)
         print(f"site build: {result['site_build_s']} s", flush=True)
