@@ -57,7 +57,9 @@ def lay_down(inputs: Path, outputs: Path, n: int, settings: Settings) -> None:
     (folder / "talk.srt").write_text(SRT.format(n=n, blocks=8 + n % 24))
     (folder / "talk.yaml").write_text(f"language: en\ntitle: Talk {n}\ndate: 2026-01-01\n")
     date = dt.date(2026, 1, 1) + dt.timedelta(days=n % 300)
-    out = publish(outputs, slug, f"演讲 {n}", date, title_en=f"Paging the KV cache, part {n}")
+    out = publish(
+        outputs, slug, f"演讲 {n}", date, title_en=f"Paging the KV cache, part {n}", questions=True
+    )
     edited = EditedLedger.model_validate_json((out / "edited.json").read_text())
     evidence = Evidence.model_validate_json((out / "evidence.json").read_text())
     talk = Talk.model_validate_json((out / "talk.json").read_text())

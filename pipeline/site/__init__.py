@@ -148,8 +148,7 @@ def site_nav(h: Holdings, lang: str) -> list[dict]:
         )
     if h.talks:
         nav.append({names["文章"]: list_path("articles", "zh")})
-        if any(t.questions for t in h.talks):
-            nav.append({names["问答"]: list_path("qa", "zh")})
+        nav.append({names["问答"]: list_path("qa", "zh")})
     if h.library.glossary:
         nav.append({names["术语"]: page_path("glossary", "index", "zh")})
     if h.talks:
@@ -228,8 +227,9 @@ def site_pages(h: Holdings) -> dict[str, str]:
         pages |= library_pages(h, lang)
         for talk in h.talks:
             pages |= talk_pages(talk, h, lang)
-        pages[list_path("articles", lang)] = list_page("articles", h.talks, lang)
-        if answered := [t for t in h.talks if t.questions]:
+        if h.talks:
+            pages[list_path("articles", lang)] = list_page("articles", h.talks, lang)
+            answered = [t for t in h.talks if t.questions]
             pages[list_path("qa", lang)] = list_page("qa", answered, lang)
     if h.talks:
         pages[list_path("proof", "zh")] = list_page("proof", h.talks, "zh")

@@ -172,7 +172,8 @@ def test_a_companion_of_an_earlier_draft_is_not_shown(tmp_path):
     publish(outputs, "paging", "分页：重写后", dt.date(2026, 10, 1))  # the draft changed
     assert (folder / "questions.json").is_file()
     build_site(outputs, outputs / "site", inputs)
-    assert not (outputs / "site" / "public" / "qa").exists()
+    assert not (outputs / "site" / "public" / "qa" / "paging").exists()
+    assert "分页" not in (outputs / "site" / "public" / "qa" / "index.html").read_text()
 
 
 def test_a_topic_is_a_reading_path_with_notes_and_terms_link_to_the_glossary(tmp_path):
