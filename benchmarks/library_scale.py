@@ -28,17 +28,21 @@ import tempfile
 import time
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from evals import evaluate  # noqa: E402
 from pipeline.article import typeset  # noqa: E402
-from pipeline.core.fingerprint import talk_fingerprint  # noqa: E402
+from pipeline.core.fingerprint import shared_fingerprint, talk_fingerprint  # noqa: E402
 from pipeline.core.settings import Settings  # noqa: E402
 from pipeline.core.store import talk_outputs  # noqa: E402
+from pipeline.library.topics import DEFAULT_TOPICS  # noqa: E402
 from pipeline.schema import EditedLedger, Evidence, Review, RunRecord, Talk  # noqa: E402
 from tests.site.published import publish  # noqa: E402
 
+TOPICS = [t["id"] for t in yaml.safe_load(DEFAULT_TOPICS.read_text(encoding="utf-8"))]
 SRT = """1
 00:00:00,500 --> 00:00:05,000
 Talk {n} explains why reserving memory for the longest answer wastes most of it.
@@ -49,16 +53,25 @@ Blocks of {blocks} tokens are handed out as a sequence grows, so talk {n} wastes
 """
 
 
-def lay_down(inputs: Path, outputs: Path, n: int, settings: Settings) -> None:
+def lay_down(inputs: Path, outputs: Path, n: int, settings: Settings, shared: str) -> None:
     """Talk n's folder, and its outputs as its last run left them."""
     slug = f"library/talk-{n:04d}"
     folder = inputs / slug
     folder.mkdir(parents=True)
     (folder / "talk.srt").write_text(SRT.format(n=n, blocks=8 + n % 24))
-    (folder / "talk.yaml").write_text(f"language: en\ntitle: Talk {n}\ndate: 2026-01-01\n")
+    topic = TOPICS[n % len(TOPICS)]  # spread as a library's are: a path per topic
+    (folder / "talk.yaml").write_text(
+        f"language: en\ntitle: Talk {n}\ndate: 2026-01-01\ntopic: {topic}\n"
+    )
     date = dt.date(2026, 1, 1) + dt.timedelta(days=n % 300)
     out = publish(
-        outputs, slug, f"演讲 {n}", date, title_en=f"Paging the KV cache, part {n}", questions=True
+        outputs,
+        slug,
+        f"演讲 {n}",
+        date,
+        title_en=f"Paging the KV cache, part {n}",
+        questions=True,
+        topic=topic,
     )
     edited = EditedLedger.model_validate_json((out / "edited.json").read_text())
     evidence = Evidence.model_validate_json((out / "evidence.json").read_text())
@@ -71,7 +84,7 @@ def lay_down(inputs: Path, outputs: Path, n: int, settings: Settings) -> None:
     run = run.model_copy(
         update={
             "origin": f"inputs/{slug}",
-            "fingerprint": talk_fingerprint(folder, settings),
+            "fingerprint": talk_fingerprint(folder, settings, shared),
             "outputs": [str(out / a.file_name) for a in articles],
             "verdict": review.card.verdict,
         }
@@ -108,8 +121,9 @@ def main() -> None:
     result: dict[str, object] = {"talks": args.talks}
     try:
         started = time.monotonic()
+        shared = shared_fingerprint(settings)
         for n in range(args.talks):
-            lay_down(inputs, outputs, n, settings)
+            lay_down(inputs, outputs, n, settings, shared)
         evaluate(talk_outputs(outputs), outputs / "evals")  # the dashboard the nights left
         print(f"laid down {args.talks} talks in {time.monotonic() - started:.0f} s", flush=True)
         result["site_build_s"] = timed(["site", "build"], env)

@@ -18,7 +18,7 @@ from pydantic import Field
 from evals import evaluate
 from evals.report import HISTORY, read_history
 from flows.talk import configured, is_fresh, run_talk
-from pipeline.core.fingerprint import stat_index
+from pipeline.core.fingerprint import shared_fingerprint, stat_index
 from pipeline.core.settings import Settings
 from pipeline.core.store import talk_outputs
 from pipeline.library.talks import awaiting_review, talks_with_articles
@@ -43,7 +43,8 @@ class NightlyReport(Contract):
 def changed_talks(settings: Settings) -> tuple[list[Path], list[Path]]:
     """(talks to run, talks whose last run is current), without loading any model."""
     talks = discover_talks(settings.inputs_dir, settings.outputs_dir)
-    fresh = [folder for folder in talks if is_fresh(folder, settings)]
+    shared = shared_fingerprint(settings)  # the same for every talk: hashed once
+    fresh = [folder for folder in talks if is_fresh(folder, settings, shared)]
     stat_index(settings.outputs_dir).save()
     return [folder for folder in talks if folder not in fresh], fresh
 

@@ -88,15 +88,16 @@ def unrecorded(slug: str, message: str, file: Path | str | None) -> RunRecord:
     return RunRecord(talk=slug, status="failed", started=now, finished=now, errors=[error])
 
 
-def is_fresh(folder: Path, settings: Settings) -> bool:
-    """Whether the talk's last run made its articles from exactly what is there now."""
+def is_fresh(folder: Path, settings: Settings, shared: str | None = None) -> bool:
+    """Whether the talk's last run made its articles from exactly what is there now
+    (`shared`: the shared_fingerprint, if already computed)."""
     store = TalkStore(settings.outputs_dir / talk_slug(folder, settings.inputs_dir))
     last = store.read("run.json", RunRecord)
     return (
         last is not None
         and last.status in ARTICLES_MADE
         and all(Path(p).is_file() for p in last.outputs)
-        and last.fingerprint == talk_fingerprint(folder, settings)
+        and last.fingerprint == talk_fingerprint(folder, settings, shared)
     )
 
 

@@ -80,7 +80,9 @@ def folder_files(folder: Path) -> list[Path]:
     )
 
 
-def talk_fingerprint(folder: Path, settings: Settings) -> str:
+def talk_fingerprint(folder: Path, settings: Settings, shared: str | None = None) -> str:
+    """What the talk's articles are made of, as one hash: its files, the library's
+    corrections it needs and `shared` (shared_fingerprint, computed here if not given)."""
     digest = hashlib.sha256()
 
     def add(label: str, value: str) -> None:
@@ -90,9 +92,20 @@ def talk_fingerprint(folder: Path, settings: Settings) -> str:
     for path in folder_files(folder):
         add(f"talk:{path.relative_to(folder).as_posix()}", hashed(path))
     add("corrections", listed_corrections(folder, settings))
+    add("shared", shared or shared_fingerprint(settings))
+    return digest.hexdigest()
+
+
+def shared_fingerprint(settings: Settings) -> str:
+    """What every talk's articles are made of alike: the settings, prompts and code."""
+    digest = hashlib.sha256()
+
+    def add(label: str, value: str) -> None:
+        digest.update(f"{label}\0{value}\0".encode())
+
+    hashed = stat_index(settings.outputs_dir).sha256
     exclude = {name: True for name in NOT_CONTENT} | {"llm": {"api_key": True}}
-    options = settings.model_dump_json(exclude=exclude)
-    add("settings", options)
+    add("settings", settings.model_dump_json(exclude=exclude))
     prompts = settings.prompts_dir or Path(str(files("prompts")))
     for path in sorted(prompts.glob("*.yaml")):
         add(f"prompt:{path.name}", hashed(path))

@@ -36,17 +36,19 @@ def update_docs(docs: Path, pages: dict[str, str], files: dict[str, Path]) -> li
             atomic_write_text(docs / name, text)
             changed.append(name)
     for name, source in files.items():
-        target, seen = docs / name, source.stat()
-        if name not in before or (target.stat().st_size, target.stat().st_mtime_ns) != (
-            seen.st_size,
-            seen.st_mtime_ns,
-        ):
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+        if name not in before or stamp(docs / name) != stamp(source):
+            (docs / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, docs / name)
     gone = before - set(pages) - set(files)
     for name in gone:
         (docs / name).unlink()
     return sorted([*changed, *(n for n in gone if n.endswith(".md"))])
+
+
+def stamp(path: Path) -> tuple[int, int]:
+    """Size and modification time: a copy made with copy2 has its source's."""
+    found = path.stat()
+    return found.st_size, found.st_mtime_ns
 
 
 def project_key(site_dir: Path, theme: str) -> str:
