@@ -297,7 +297,7 @@ def build_site(
     gone = [p for p in written.changed if not (site_dir / "docs" / p).exists()]
     dirty = bool(before and before.project == key and not gone)
     last.unlink(missing_ok=True)
-    run_mkdocs(site_dir, dirty=dirty and (site_dir / "public" / "index.html").is_file())
+    run_mkdocs(site_dir, dirty=dirty)
     built = written.model_copy(update={"public": str(site_dir / "public"), "project": key})
     atomic_write_text(last, built.model_dump_json(indent=2))
     return built

@@ -64,8 +64,10 @@ def project_key(site_dir: Path, theme: str) -> str:
 
 def run_mkdocs(site_dir: Path, dirty: bool) -> None:
     """`mkdocs build --strict` in `site_dir`: only the changed pages if `dirty`, else the
-    whole site into a cleaned public/. A warning fails the build, naming mkdocs.yml."""
+    whole site into a cleaned public/ (also when public/ lacks its index page or search
+    index). A warning fails the build, naming mkdocs.yml."""
     index = site_dir / "public" / SEARCH_INDEX
+    dirty = dirty and index.is_file() and (site_dir / "public" / "index.html").is_file()
     before = json.loads(index.read_text(encoding="utf-8")) if dirty else None
     command = [sys.executable, "-m", "pipeline.site.mkdocs_build", "build", "--strict"]
     command += ["--quiet", "--dirty" if dirty else "--clean"]

@@ -50,3 +50,13 @@ def test_a_talk_gone_builds_the_site_whole(tmp_path):
     assert not (public / "articles/older").exists()
     assert not [loc for loc in search_entries(public) if "older" in loc]
     assert not (outputs / "site/docs/articles/older.md").exists()
+
+
+def test_a_site_whose_search_index_is_gone_is_built_whole(tmp_path):
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+    publish(outputs, "paging", "分页：按需分配的 KV 缓存", dt.date(2026, 10, 1))
+    build_site(outputs, outputs / "site", inputs)
+    public = outputs / "site" / "public"
+    (public / "search/search_index.json").unlink()
+    build_site(outputs, outputs / "site", inputs)  # nothing changed, but search needs it all
+    assert "articles/paging/" in search_entries(public)
