@@ -62,7 +62,11 @@ def llm_calls(outputs: Path) -> list[dict]:
 
 
 def edit_prompt(prompts: Path, old: str, new: str) -> None:
+    """The fact-rewriting prompt with `old` replaced (which it must hold: an edit that
+    changes nothing would measure nothing)."""
     path = prompts / "rewrite_facts_en.yaml"
+    if old not in path.read_text():
+        raise SystemExit(f"{path.name} no longer says {old!r}: pick another phrase to edit")
     path.write_text(path.read_text().replace(old, new))
 
 
@@ -93,12 +97,12 @@ def main() -> None:
     result["nightly_s"] = timed(*nightly, env=env)
     print(f"unchanged: run {result['rerun_s']} s, nightly {result['nightly_s']} s", flush=True)
 
-    edit_prompt(prompts, "connected prose", "flowing prose")
+    edit_prompt(prompts, "technical editor", "technical writer")
     timed(*talk, env=env)
     result["prompt_change_rerun_stages"] = done_stages(record(outputs))
     print(f"prompt edited: {result['prompt_change_rerun_stages']}", flush=True)
 
-    edit_prompt(prompts, "flowing prose", "connected, plain prose")
+    edit_prompt(prompts, "technical writer", "careful technical writer")
     process = cli(*talk, env=env)
     calls_before = len(llm_calls(outputs))
     deadline = time.monotonic() + 1800
