@@ -22,7 +22,7 @@ app = typer.Typer(
     rich_markup_mode="markdown",
 )
 # No emoji codes: an error message saying ":x:" is printed as it is.
-console = Console(emoji=False)
+console = Console(emoji=False, soft_wrap=True)  # a path or command is never cut
 OutputsOption = Annotated[
     Path | None,
     typer.Option(help="The outputs directory (default: TALK2ARTICLE_OUTPUTS_DIR or ./outputs)."),

@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from flows.review_cli import Folders, Outputs, Reviewer, TalkArgument
 
-console = Console(emoji=False)
+console = Console(emoji=False, soft_wrap=True)  # a path or command is never cut
 
 
 def edit(

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-console = Console(emoji=False)
+console = Console(emoji=False, soft_wrap=True)  # a path or command is never cut
 review_app = typer.Typer(invoke_without_command=True, rich_markup_mode="markdown")
 Folders = Annotated[Path | None, typer.Option(help="The inputs directory (default: ./inputs).")]
 Outputs = Annotated[Path | None, typer.Option(help="The outputs directory (default: ./outputs).")]

@@ -59,7 +59,7 @@ from pipeline.talk import read_talk
 from pipeline.timeline import build_timeline
 
 C = TypeVar("C")
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)  # a path or command is never cut
 
 
 def run_stage(run: TalkRun, stage: Stage[C], make: Callable[[], C], key=None) -> C | None:
