@@ -132,10 +132,13 @@ class TitleCheck:
 
     def taking(self, *titles: str | None, speaker: str | None = None) -> "TitleCheck":
         """The check, from now on refusing the article's own title as a heading, and a
-        heading that names the speaker, by any word of the name ("Zhang" of "Yineng Zhang"):
-        such a heading is about the speaker, not what a chapter says."""
+        heading that names the speaker, by any capitalised or Chinese word of the name
+        ("Zhang" of "Ke Bao and Yineng Zhang", not "and"): such a heading is about the
+        speaker, not what a chapter says."""
         self.article_titles |= {normal(t) for t in titles if t}
-        self.speaker_words |= {w for w in re.findall(r"\w+", speaker or "") if len(w) > 1}
+        names = re.sub(r"\(.*?\)|（.*?）", " ", speaker or "")  # "(narrated by …)" is no name
+        words = re.findall(r"\w+", names)
+        self.speaker_words |= {w for w in words if len(w) > 1 and (w[0].isupper() or has_cjk(w))}
         return self
 
     def problems(self, title: str) -> list[str]:

@@ -400,6 +400,10 @@ def test_the_speakers_name_is_no_heading():
     assert check.problems("Ada Lindqvist") and check.problems("Lindqvist")
     assert check.problems("Ada's view of paging") and check.problems("Paging: what ADA found")
     assert check.problems("Adaptive paging") == []  # a word of the name, not a part of one
+    two = TitleCheck(EVIDENCE, load_prompt("outline"), "en").taking(
+        speaker="Ke Bao and Yineng Zhang (narrated by talk2article)"
+    )
+    assert two.problems("Zhang on kernels") and two.problems("Prefill and decode by chunks") == []
     zh = TitleCheck(EVIDENCE, load_prompt("outline"), "zh").taking(speaker="ZOMI")
     assert zh.problems("ZOMI对强化学习的看法") and zh.problems("强化学习的奖励设计") == []
 
