@@ -7,9 +7,9 @@ from pathlib import Path
 
 from pipeline.core.store import talk_outputs
 from pipeline.schema import RunRecord
-from pipeline.stages import ORDER
+from pipeline.stages import STAGES
 
-NAMES = [stage.name for stage in ORDER]
+NAMES = [stage.name for stage in STAGES]  # in the order a run takes them
 # Earlier runs a pace is taken from: the newest ones, as this machine and its model are now.
 PACE_RUNS = 20
 

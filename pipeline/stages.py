@@ -162,7 +162,3 @@ STAGES: tuple[Stage, ...] = (
     QUESTIONS,
     ARTICLE,
 )
-
-# The stages in the order a run takes them.
-ORDER = [TALK, DECK, TRANSCRIPT, TIMELINE, EVIDENCE, NOTES, OUTLINE, LEDGER, EDITS, REVIEW]
-ORDER += [QUESTIONS, ARTICLE]

@@ -10,6 +10,7 @@ unchanged talks and the code they share are not read again every night.
 import hashlib
 import json
 import time
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 
@@ -80,14 +81,20 @@ def folder_files(folder: Path) -> list[Path]:
     )
 
 
-def talk_fingerprint(folder: Path, settings: Settings, shared: str | None = None) -> str:
-    """What the talk's articles are made of, as one hash: its files, the library's
-    corrections it needs and `shared` (shared_fingerprint, computed here if not given)."""
-    digest = hashlib.sha256()
+def labelled(digest: "hashlib._Hash") -> Callable[[str, str], None]:
+    """Adds a labelled value to `digest`, unambiguously (label and value each end in NUL)."""
 
     def add(label: str, value: str) -> None:
         digest.update(f"{label}\0{value}\0".encode())
 
+    return add
+
+
+def talk_fingerprint(folder: Path, settings: Settings, shared: str | None = None) -> str:
+    """What the talk's articles are made of, as one hash: its files, the library's
+    corrections it needs and `shared` (shared_fingerprint, computed here if not given)."""
+    digest = hashlib.sha256()
+    add = labelled(digest)
     hashed = stat_index(settings.outputs_dir).sha256
     for path in folder_files(folder):
         add(f"talk:{path.relative_to(folder).as_posix()}", hashed(path))
@@ -99,10 +106,7 @@ def talk_fingerprint(folder: Path, settings: Settings, shared: str | None = None
 def shared_fingerprint(settings: Settings) -> str:
     """What every talk's articles are made of alike: the settings, prompts and code."""
     digest = hashlib.sha256()
-
-    def add(label: str, value: str) -> None:
-        digest.update(f"{label}\0{value}\0".encode())
-
+    add = labelled(digest)
     hashed = stat_index(settings.outputs_dir).sha256
     exclude = {name: True for name in NOT_CONTENT} | {"llm": {"api_key": True}}
     add("settings", settings.model_dump_json(exclude=exclude))
