@@ -43,7 +43,9 @@ def run(
         Path | None,
         typer.Argument(
             help="A talk folder: one recording (mp4, mkv, webm, mov, mp3, m4a, wav, flac, ...), "
-            "optional decks (.pptx, .pdf) and an optional talk.yaml."
+            "optional decks (.pptx, .pdf) and an optional talk.yaml.",
+            exists=True,
+            file_okay=False,
         ),
     ] = None,
     all_talks: Annotated[
@@ -79,8 +81,9 @@ def run(
         raise typer.BadParameter("give a talk folder or --all (not both)")
     quiet_prefect(verbose)
     from flows.talk import all_talks as all_flow
-    from flows.talk import talk_to_article
+    from flows.talk import configured, library_warnings, talk_to_article
 
+    say_warnings(library_warnings(configured(inputs, outputs)))
     if all_talks:
         records = interruptible(orchestrated(all_flow, prefect), inputs, outputs)
     else:
@@ -104,7 +107,7 @@ def nightly(
     code is not touched: with nothing changed this loads no model and starts nothing.
     """
     from flows.nightly import changed_talks
-    from flows.talk import configured
+    from flows.talk import configured, library_warnings
     from pipeline.site import site_is_current
 
     settings = configured(inputs, outputs)
@@ -115,17 +118,18 @@ def nightly(
         site, settings.inputs_dir, opts.publish, opts.topics, opts.paths
     ):
         console.print(f"nothing changed: {len(fresh)} talks are current", markup=False)
+        say_warnings(library_warnings(settings))
         return
     quiet_prefect(verbose=False)
     from flows.nightly import nightly as nightly_flow
 
     report_of_night = interruptible(orchestrated(nightly_flow, prefect), inputs, outputs)
-    console.print(f"{len(report_of_night.fresh)} talks were current", markup=False)
+    ran = len(report_of_night.records)
+    console.print(f"{len(report_of_night.fresh)} talks were current, {ran} ran", markup=False)
     report(report_of_night.records)
     if report_of_night.site:
         console.print(f"site: {report_of_night.site}", markup=False)
-    for warning in report_of_night.warnings:
-        console.print(f"[yellow]warning[/yellow] {escape(warning)}")
+    say_warnings(report_of_night.warnings)
     if any(r.status not in ARTICLES_MADE for r in report_of_night.records):
         raise typer.Exit(1)
 
@@ -227,7 +231,7 @@ def built_site(
     for reason in built.left_out:
         console.print(f"[yellow]left out[/yellow] {escape(reason)}")
     library = built.library
-    for warning in library.warnings:
+    for warning in built.warnings + library.warnings:
         console.print(f"[yellow]warning[/yellow] {escape(warning)}")
     for relation in library.dropped:
         console.print(f"[yellow]dropped[/yellow] {escape(relation)}")
@@ -276,7 +280,15 @@ def site_serve(
 
     built = built_site(outputs, inputs, preview)
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=built.public)
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+    try:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as err:
+        console.print(
+            f"[red]error[/red] cannot serve on port {port} ({escape(err.strerror or str(err))}); "
+            "give another with --port"
+        )
+        raise typer.Exit(1) from None
+    with server:
         console.print(f"serving http://127.0.0.1:{port}/ (Ctrl-C stops)", markup=False)
         with contextlib.suppress(KeyboardInterrupt):
             server.serve_forever()
@@ -345,9 +357,13 @@ def quiet_prefect(verbose: bool) -> None:
         os.environ.setdefault("PREFECT_LOGGING_LEVEL", "CRITICAL")
 
 
+def say_warnings(warnings: list[str]) -> None:
+    for warning in warnings:
+        console.print(f"[yellow]warning[/yellow] {escape(warning)}")
+
+
 def report(records: list[RunRecord]) -> None:
     if not records:
-        console.print("[red]no talk folders found[/red]")
         return
     table = Table("talk", "status", "verdict", "fallbacks", "seconds", "stages")
     for record in records:
@@ -380,5 +396,21 @@ def report(records: list[RunRecord]) -> None:
             console.print(path, markup=False, soft_wrap=True)
 
 
+def main(args: list[str] | None = None) -> None:
+    """The `talk2article` command: expected errors (bad input, a broken file, a folder that
+    cannot be written) end it with one line and exit code 1, never a traceback."""
+    from pipeline.core.errors import StageFailure
+
+    try:
+        app(args=args)
+    except StageFailure as err:
+        where = f"{err.file}: " if err.file else ""
+        console.print(f"[red]error[/red] {escape(where + err.message)}")
+        raise SystemExit(1) from None
+    except OSError as err:
+        console.print(f"[red]error[/red] {escape(str(err))}")
+        raise SystemExit(1) from None
+
+
 if __name__ == "__main__":
-    app()
+    main()

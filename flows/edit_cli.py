@@ -37,6 +37,7 @@ def edit(
     """
     from flows.talk import configured
     from pipeline.core.errors import StageFailure
+    from pipeline.core.store import TalkStore
     from pipeline.edits import EditRefused, make_edit, record_edit
     from pipeline.llm.client import EndpointError
     from pipeline.schema import Ledger
@@ -46,9 +47,9 @@ def edit(
         raise typer.BadParameter("give your name with --by (or TALK2ARTICLE_REVIEWER)")
     settings = configured(inputs, outputs)
     out = settings.outputs_dir / talk_slug(talk, settings.inputs_dir)
-    if not (out / "ledger.json").is_file():
+    ledger = TalkStore(out).read("ledger.json", Ledger)
+    if ledger is None:
         fail(f"{talk}: no article to edit yet; run it first (talk2article run {talk})")
-    ledger = Ledger.model_validate_json((out / "ledger.json").read_text())
     texts = {"zh": zh, "en": en}
     try:
         made = make_edit(

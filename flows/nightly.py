@@ -17,7 +17,7 @@ from pydantic import Field
 
 from evals import evaluate
 from evals.report import HISTORY, read_history
-from flows.talk import configured, is_fresh, run_talk
+from flows.talk import configured, is_fresh, library_warnings, run_talk
 from pipeline.core.fingerprint import shared_fingerprint, stat_index
 from pipeline.core.settings import Settings
 from pipeline.core.store import talk_outputs
@@ -74,7 +74,7 @@ def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> 
         made = build_site(
             settings.outputs_dir, site, settings.inputs_dir, policy, topics=topics, paths=paths
         )
-        built, warnings = made.public, made.library.warnings
+        built, warnings = made.public, made.library.warnings + made.warnings
         dashboard = settings.outputs_dir / "evals"
         talks, _ = talks_with_articles(settings.outputs_dir, settings.inputs_dir, site)
         waiting = awaiting_review(talks)
@@ -82,6 +82,7 @@ def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> 
         if FlowRunContext.get() is not None:
             publish_artifacts(dashboard)
     slugs = [talk_slug(folder, settings.inputs_dir) for folder in fresh]
+    warnings = library_warnings(settings) + warnings
     return NightlyReport(
         fresh=slugs, records=records, site=built, warnings=warnings, regressions=flagged
     )

@@ -122,7 +122,7 @@ def record(kind: str, talk: Path, reviewer: str, note: str, inputs, outputs) -> 
     slug = talk_slug(talk, settings.inputs_dir)
     found = load_talk(settings.outputs_dir / slug, slug, settings.inputs_dir)
     if not isinstance(found, PublishedTalk):
-        console.print(f"[red]error[/red] no articles to decide on: {escape(found)}")
+        console.print(f"[red]error[/red] cannot decide on {escape(found)}")
         raise typer.Exit(1)
     try:
         decision = decide(found.draft, found.review.card.verdict, kind, reviewer.strip(), note)
@@ -131,7 +131,12 @@ def record(kind: str, talk: Path, reviewer: str, note: str, inputs, outputs) -> 
         raise typer.Exit(1) from err
     try:
         path = record_decision(talk, decision)
-    except (OSError, StageFailure) as err:
+    except StageFailure as err:
+        console.print(
+            f"[red]error[/red] {escape(str(err))}; fix it (or move it away) and decide again"
+        )
+        raise typer.Exit(1) from err
+    except OSError as err:
         console.print(f"[red]error[/red] {escape(str(err))}")
         raise typer.Exit(1) from err
     console.print(f"{slug}: {kind} by {decision.reviewer}, in {path}", markup=False)

@@ -8,14 +8,16 @@ from prefect import flow
 from flows import tasks
 from pipeline.core.errors import StageFailure
 from pipeline.core.fingerprint import stat_index, talk_fingerprint
+from pipeline.core.replacements import library_corrections, unmatched
 from pipeline.core.settings import Settings
 from pipeline.core.store import TalkStore
 from pipeline.deck.vocabulary import collect_terms
+from pipeline.library.talks import keep_published, published_is_current
 from pipeline.llm.session import LLMSession
 from pipeline.progress import pace_of
 from pipeline.runner import StageFailed, TalkRun
 from pipeline.schema import ARTICLES_MADE, RunRecord, StageError
-from pipeline.talk import discover_talks, talk_origin, talk_slug
+from pipeline.talk import DECK_SUFFIXES, discover_talks, refuse_reserved, talk_origin, talk_slug
 
 
 def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
@@ -26,6 +28,7 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
     origin = talk_origin(folder, settings.inputs_dir)
     store = TalkStore(settings.outputs_dir / slug)
     try:
+        refuse_reserved(folder, slug)  # before its outputs folder is made
         with store.lock():
             check_owner(store, origin)
             pace = pace_of(settings.outputs_dir)  # before this run's record replaces the last
@@ -78,7 +81,9 @@ def run_stages(
         run.interrupted(getattr(stop, "signal_name", "SIGINT"))
         raise
     paths = [run.store.path(article.file_name) for article in articles]
-    return run.finish(paths, review.card.verdict)
+    record = run.finish(paths, review.card.verdict)
+    keep_published(run.store)
+    return record
 
 
 def unrecorded(slug: str, message: str, file: Path | str | None) -> RunRecord:
@@ -97,8 +102,27 @@ def is_fresh(folder: Path, settings: Settings, shared: str | None = None) -> boo
         last is not None
         and last.status in ARTICLES_MADE
         and all(Path(p).is_file() for p in last.outputs)
+        and published_is_current(store.root)
         and last.fingerprint == talk_fingerprint(folder, settings, shared)
     )
+
+
+def library_warnings(settings: Settings) -> list[str]:
+    """What is wrong with the library's own files (inputs/corrections.yaml), said once for
+    a command rather than once per talk."""
+    listed = library_corrections(settings.inputs_dir, settings.outputs_dir)
+    try:
+        folders = discover_talks(settings.inputs_dir, settings.outputs_dir)
+    except StageFailure:
+        folders = []
+    talks = {
+        talk_slug(folder, settings.inputs_dir): [
+            p.name for p in folder.iterdir() if p.suffix.lower() in DECK_SUFFIXES
+        ]
+        for folder in folders
+    }
+    problem = [listed.warning()] if listed.problem else []
+    return problem + (unmatched(listed.corrections, talks) if talks else [])
 
 
 def configured(inputs_dir: Path | None, outputs_dir: Path | None) -> Settings:

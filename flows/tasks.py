@@ -25,7 +25,7 @@ from pipeline import transcript as transcript_stage
 from pipeline.article import typeset
 from pipeline.core.models import resolve_whisper
 from pipeline.core.prompts import load_prompt
-from pipeline.core.replacements import heard_in
+from pipeline.core.replacements import heard_in, library_corrections
 from pipeline.core.settings import Settings
 from pipeline.core.text import writing_language
 from pipeline.edits import EDITS_FILE, apply_edits, read_edits
@@ -76,7 +76,8 @@ def _run(run: TalkRun, stage: Stage[C], make: Callable[[], C], key) -> C | None:
 
 
 def talk(run: TalkRun, folder: Path, slug: str, settings: Settings) -> Talk:
-    return run_stage(run, stages.TALK, lambda: read_talk(folder, slug, settings.inputs_dir))
+    listed = library_corrections(settings.inputs_dir, settings.outputs_dir).corrections
+    return run_stage(run, stages.TALK, lambda: read_talk(folder, slug, listed))
 
 
 def deck(run: TalkRun, talk: Talk, settings: Settings) -> Deck | None:

@@ -14,8 +14,7 @@ from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
 
-from pipeline.core.errors import StageFailure
-from pipeline.core.replacements import CORRECTIONS_FILE, heard_in, in_scope, read_replacements
+from pipeline.core.replacements import heard_in, in_scope, library_corrections
 from pipeline.core.settings import Settings
 from pipeline.core.source import ROOT
 from pipeline.core.store import TalkStore, atomic_write_text, sha256_file
@@ -121,15 +120,9 @@ def shared_fingerprint(settings: Settings) -> str:
 def listed_corrections(folder: Path, settings: Settings) -> str:
     """The library's corrections this talk needs, as text: those for it whose heard form its
     last transcript contains (all those for it before it has one). A correction of what the
-    talk never said leaves its fingerprint alone; a broken corrections.yaml counts as its
-    bytes (the talk's run then says what is wrong with it)."""
-    path = settings.inputs_dir / CORRECTIONS_FILE
-    if not path.is_file():
-        return ""
-    try:
-        listed = read_replacements(settings.inputs_dir)
-    except StageFailure:
-        return sha256_file(path)
+    talk never said leaves its fingerprint alone; a broken corrections.yaml, whose last read
+    corrections stand, changes none."""
+    listed = library_corrections(settings.inputs_dir, settings.outputs_dir).corrections
     slug = talk_slug(folder, settings.inputs_dir)
     decks = [p.name for p in folder.iterdir() if p.suffix.lower() in DECK_SUFFIXES]
     fitting = [r for r in listed if in_scope(r, slug, decks)]

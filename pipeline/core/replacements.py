@@ -6,20 +6,75 @@ is made from it, and is recorded with the talk's other corrections; a talk whose
 does not contain the heard form is not touched (its fingerprint does not change).
 """
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.core.errors import StageFailure
+from pipeline.core.store import TalkStore
 from pipeline.core.text import term_pattern
 from pipeline.core.yamlfile import read_yaml
 from pipeline.schema import Correction, Transcript
 from pipeline.schema.transcript import Replacement, Replacements
 
 CORRECTIONS_FILE = "corrections.yaml"
+LAST_READ = ".corrections.json"  # in the outputs folder: the corrections last read
 
 
 def read_replacements(inputs_dir: Path) -> list[Replacement]:
     """The library's corrections; StageFailure naming corrections.yaml when it is broken."""
     path = inputs_dir / CORRECTIONS_FILE
     return read_yaml(path, Replacements, {}).corrections if path.is_file() else []
+
+
+@dataclass(frozen=True)
+class LibraryCorrections:
+    """The corrections every talk runs with, and why they are not the file's, if not."""
+
+    corrections: list[Replacement]
+    problem: StageFailure | None = None
+
+    def warning(self) -> str | None:
+        if self.problem is None:
+            return None
+        kept = len(self.corrections)
+        instead = f"the {kept} corrections last read from it" if kept else "no corrections"
+        return f"{self.problem}; the talks run with {instead} until it is fixed"
+
+
+def library_corrections(inputs_dir: Path, outputs_dir: Path) -> LibraryCorrections:
+    """inputs/corrections.yaml, or when it is broken the corrections last read from it
+    (kept in the outputs folder), or none: a typo there never fails a talk."""
+    kept = TalkStore(outputs_dir)
+    if not (inputs_dir / CORRECTIONS_FILE).is_file():
+        kept.path(LAST_READ).unlink(missing_ok=True)
+        return LibraryCorrections([])
+    try:
+        read = Replacements(corrections=read_replacements(inputs_dir))
+    except StageFailure as err:
+        last = kept.read(LAST_READ, Replacements)
+        return LibraryCorrections(last.corrections if last else [], err)
+    if kept.read(LAST_READ, Replacements) != read:
+        kept.write(LAST_READ, read)
+    return LibraryCorrections(read.corrections)
+
+
+def unmatched(replacements: list[Replacement], talks: dict[str, list[str]]) -> list[str]:
+    """Warnings for the corrections scoped to a talk or deck that no talk has
+    (`talks`: each talk's path under inputs/ -> its decks' file names)."""
+    decks = {deck for names in talks.values() for deck in names}
+    found = []
+    for r in replacements:
+        if r.talk is not None and r.talk.strip("/") not in talks:
+            found.append(
+                f"{CORRECTIONS_FILE}: the correction of {r.heard!r} is for talk "
+                f"{r.talk!r}, which is no talk folder; it is applied nowhere"
+            )
+        elif r.deck is not None and r.deck not in decks:
+            found.append(
+                f"{CORRECTIONS_FILE}: the correction of {r.heard!r} is for deck "
+                f"{r.deck!r}, which no talk has; it is applied nowhere"
+            )
+    return found
 
 
 def in_scope(replacement: Replacement, slug: str, decks: list[str]) -> bool:

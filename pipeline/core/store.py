@@ -5,8 +5,9 @@ import functools
 import hashlib
 import json
 import os
+import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
@@ -154,6 +155,28 @@ class TalkStore:
         if stored is None or stored.provenance is None:
             return None
         return stored if stored.provenance.key == key else None
+
+    def keep(self, names: Iterable[str], into: str) -> Path:
+        """A copy of the named files (those that exist) that later writes leave as it is:
+        hard links (each write here makes a new file) in a new folder, then `into`, a link
+        to that folder, replaced in one rename: a reader sees the old copy or the new whole."""
+        folder = Path(tempfile.mkdtemp(dir=self.root, prefix=f"{into}-"))
+        for name in names:
+            if (source := self.path(name)).is_file():
+                target = folder / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    os.link(source, target)
+                except OSError:  # a file system without hard links
+                    shutil.copy2(source, target)
+        link = self.path(f"{into}.link.tmp")
+        link.unlink(missing_ok=True)
+        link.symlink_to(folder.name)
+        os.replace(link, self.path(into))
+        for old in self.root.glob(f"{into}-*"):
+            if old != folder:
+                shutil.rmtree(old, ignore_errors=True)
+        return self.path(into)
 
     def append_jsonl(self, name: str, record: dict) -> None:
         # Appends of one short line are atomic enough for a log; it is never re-parsed as state.

@@ -2,9 +2,11 @@
 lists), read into their contracts: every flaw is a StageFailure that names the file and
 the field, never a traceback and never the values (they may be anything at all)."""
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import filelock
 import yaml
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -15,7 +17,10 @@ TIMESTAMP = "tag:yaml.org,2002:timestamp"
 # A settings file a person writes is a few KB; this keeps a huge one out of every prompt.
 MAX_BYTES = 256 * 1024
 MAX_PROBLEMS = 3  # field errors named in one message
+# How long a reviewer's command waits for another one writing the same file.
+LOCK_SECONDS = 30
 T = TypeVar("T")
+C = TypeVar("C", bound=BaseModel)
 
 
 class TextDatesLoader(yaml.SafeLoader):
@@ -70,3 +75,19 @@ def write_yaml(path: Path, contract: BaseModel) -> Path:
     text = yaml.safe_dump(contract.model_dump(mode="json"), allow_unicode=True, sort_keys=False)
     atomic_write_text(path, text)
     return path
+
+
+def update_yaml(
+    path: Path, shape: type[C], change: Callable[[C], C], max_bytes: int = MAX_BYTES
+) -> Path:
+    """Read the file as `shape` (missing: empty), `change` it and write it back whole, all
+    under a lock beside it, so that two commands at once never lose one's change."""
+    lock = filelock.FileLock(path.with_name(f".{path.name}.lock"), timeout=LOCK_SECONDS)
+    try:
+        with lock:
+            current = read_yaml(path, shape, {}, max_bytes) if path.is_file() else shape()
+            return write_yaml(path, change(current))
+    except filelock.Timeout as err:
+        raise StageFailure(
+            f"{path.name} is being written by another command; try again", path
+        ) from err

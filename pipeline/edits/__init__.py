@@ -12,17 +12,28 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.core.store import sha256_bytes
-from pipeline.core.yamlfile import read_yaml, write_yaml
+from pipeline.core.yamlfile import read_yaml, update_yaml
 from pipeline.ledger import LedgerPrompts
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
 from pipeline.schema import Questions
 from pipeline.schema.article import Lang
-from pipeline.schema.edits import Edit, EditedLedger, Edits, StaleEdit
+from pipeline.schema.edits import (
+    MAX_EDIT_CHARS,
+    MAX_NAME_CHARS,
+    Edit,
+    EditedLedger,
+    Edits,
+    StaleEdit,
+)
 from pipeline.schema.ledger import Ledger, LedgerSentence, Written
 from pipeline.talk import EDITS_FILE
 
 COMPOSED = ("heading", "title", "summary", "lead")  # no single source: bound to their text
+# One edit per sentence at most (record_edit folds the others): an edit is at most ~16 KB
+# (two texts of 2,000 CJK characters and the two originals), times 250 sentences, more
+# than the hour-long dev talks' articles have.
+MAX_EDITS_BYTES = 4 * 1024 * 1024
 
 
 def source_text(ledger: Ledger, sentence: LedgerSentence) -> str:
@@ -42,16 +53,24 @@ def source_hash(ledger: Ledger, sentence: LedgerSentence) -> str:
 def read_edits(folder: Path) -> list[Edit]:
     """The folder's edits, oldest first; StageFailure naming edits.yaml when it is broken."""
     path = folder / EDITS_FILE
-    return read_yaml(path, Edits, {}).edits if path.is_file() else []
+    return read_yaml(path, Edits, {}, MAX_EDITS_BYTES).edits if path.is_file() else []
 
 
 def record_edit(folder: Path, edit: Edit) -> Path:
-    """Add an edit to the folder's edits.yaml (written whole, then renamed)."""
-    return write_yaml(folder / EDITS_FILE, Edits(edits=[*read_edits(folder), edit]))
+    """Add an edit to the folder's edits.yaml, under its lock; a sentence's earlier edits
+    are folded into this one (only a sentence's last edit counts), so the file holds one
+    edit per sentence at most."""
+
+    def add(file: Edits) -> Edits:
+        return Edits(edits=list(last_edits([*file.edits, edit]).values()))
+
+    return update_yaml(folder / EDITS_FILE, Edits, add, MAX_EDITS_BYTES)
 
 
 def last_edits(edits: list[Edit]) -> dict[str, Edit]:
-    return {edit.sentence: edit for edit in edits}
+    """sentence id -> its last edit, in the order of those last edits."""
+    last = {edit.sentence: edit for edit in edits}
+    return {edit.sentence: edit for edit in edits if last[edit.sentence] is edit}
 
 
 def edited(sentence: LedgerSentence, edit: Edit) -> LedgerSentence:
@@ -141,6 +160,18 @@ def translation(
     return into, translate(mine, given, into)
 
 
+def refuse_long(texts: dict[Lang, str], by: str) -> None:
+    """EditRefused for a text or name longer than an edit holds, before any model call."""
+    for lang, text in texts.items():
+        if len(text) > MAX_EDIT_CHARS:
+            raise EditRefused(
+                f"the --{lang} text has {len(text)} characters; a sentence has at most "
+                f"{MAX_EDIT_CHARS}"
+            )
+    if len(by) > MAX_NAME_CHARS:
+        raise EditRefused(f"the name given with --by has more than {MAX_NAME_CHARS} characters")
+
+
 def make_edit(
     ledger: Ledger,
     sentence_id: str,
@@ -160,6 +191,7 @@ def make_edit(
     texts = {lang: " ".join(text.split()) for lang, text in texts.items() if text.strip()}
     if not drop and not texts:
         raise EditRefused("give the new text (--zh and/or --en), or --drop")
+    refuse_long(texts, by)
     translated, checks = None, []
     if not drop and len(texts) == 1:
         translated, answer = translation(sentence, texts, translate)

@@ -1,5 +1,9 @@
-"""The talks a site publishes: every outputs folder whose last run made its articles, as
-the publishing policy and the reviewers' decisions allow (pipeline.review.decisions)."""
+"""The talks a site publishes. One rule, held here and read by the site, `review` and
+`nightly`: a talk's published articles are those of its last run that made articles, kept
+apart in its outputs folder (.published/) when that run finished, and the site shows them
+as the publishing policy and the reviewers' decisions allow (pipeline.review.decisions).
+A later run that fails changes nothing there: the talk stays published, its proofreading
+page and the review list saying that the last run failed and why."""
 
 import datetime as dt
 from dataclasses import dataclass, field
@@ -8,9 +12,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from pipeline.core.errors import StageFailure
-from pipeline.core.store import talk_outputs
+from pipeline.core.store import TalkStore, talk_outputs
 from pipeline.edits import edited_answers
-from pipeline.review.decisions import Policy, Standing, read_decisions, standing_of
+from pipeline.review.decisions import Policy, Standing, decisions_standing, standing_of
 from pipeline.schema import (
     ARTICLES_MADE,
     Deck,
@@ -22,18 +26,23 @@ from pipeline.schema import (
     Questions,
     Review,
     RunRecord,
+    StageError,
     StaleEdit,
     Talk,
 )
-from pipeline.talk import input_folder
+from pipeline.talk import input_folder, refuse_reserved
 
 NEEDED = ("talk.json", "edited.json", "review.json", "evidence.json", "run.json")
+# What a published talk is read from, with its slide pictures (PublishedTalk.slides).
+KEPT = (*NEEDED, "deck.json", "questions.json", "article.zh.md", "article.en.md")
+PUBLISHED = ".published"  # in the talk's outputs folder: the last run that made articles
 
 
 @dataclass
 class PublishedTalk:
     slug: str
-    folder: Path
+    folder: Path  # its outputs folder
+    files: Path  # where its published articles are read (published_files)
     talk: Talk
     ledger: Ledger  # with the reviewers' edits applied
     draft: Draft
@@ -45,6 +54,8 @@ class PublishedTalk:
     questions: Questions | None = None  # the article's companion in questions and answers
     edited: int = 0  # sentences the reviewers' edits changed or dropped
     stale: list[StaleEdit] = field(default_factory=list)  # edits not applied
+    failure: StageError | None = None  # why the talk's last run failed, if it did
+    decisions_problem: str | None = None  # decisions.yaml broken: the last read ones stand
     units: dict[str, EvidenceUnit] = field(init=False)
     # slide -> (its picture's path under docs/, the file): slides whose picture exists
     slides: dict[int, tuple[str, Path]] = field(init=False)
@@ -52,9 +63,9 @@ class PublishedTalk:
     def __post_init__(self) -> None:
         self.units = self.evidence.by_id()
         self.slides = {
-            s.index: (f"assets/{self.slug}/{Path(s.thumbnail).name}", self.folder / s.thumbnail)
+            s.index: (f"assets/{self.slug}/{Path(s.thumbnail).name}", self.files / s.thumbnail)
             for s in (self.deck.slides if self.deck else [])
-            if s.thumbnail and (self.folder / s.thumbnail).is_file()
+            if s.thumbnail and (self.files / s.thumbnail).is_file()
         }
 
     def picture(self, slide: int | None) -> str | None:
@@ -78,40 +89,92 @@ def folder_of(run: RunRecord, slug: str, inputs_dir: Path) -> Path:
     return input_folder(run.origin or f"inputs/{slug}", inputs_dir)
 
 
-def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
-    """The talk in an outputs folder if its last run made its articles, with where it stands
-    with its reviewers; else why not (a failed or running talk is not published, nor are
-    outputs of an older version, nor a talk whose decisions cannot be read)."""
-    if missing := [name for name in NEEDED if not (folder / name).is_file()]:
-        return f"{slug}: no {', '.join(missing)} (run it again)"
+def keep_published(store: TalkStore) -> None:
+    """Keep the run that just made a talk's articles as its published one (.published/)."""
+    deck = store.read("deck.json", Deck)
+    pictures = [s.thumbnail for s in deck.slides if s.thumbnail] if deck else []
+    store.keep([*KEPT, *pictures], PUBLISHED)
+
+
+def published_is_current(folder: Path) -> bool:
+    """Whether .published/ holds the talk's last run (not one before a crash between the
+    run's end and its keeping)."""
+    kept, last = folder / PUBLISHED / "run.json", folder / "run.json"
     try:
-        run = RunRecord.model_validate_json((folder / "run.json").read_text())
-        if run.status not in ARTICLES_MADE:
-            return f"{slug}: its last run is {run.status}"
-        deck_file = folder / "deck.json"
-        edited = EditedLedger.model_validate_json((folder / "edited.json").read_text())
-        ledger, draft = edited.ledger, edited.ledger.draft()
-        review = Review.model_validate_json((folder / "review.json").read_text())
-        decisions = read_decisions(folder_of(run, slug, inputs_dir))
-        return PublishedTalk(
-            slug=slug,
-            folder=folder,
-            talk=Talk.model_validate_json((folder / "talk.json").read_text()),
-            ledger=ledger,
-            draft=draft,
-            review=review,
-            evidence=Evidence.model_validate_json((folder / "evidence.json").read_text()),
-            run=run,
-            standing=standing_of(draft, review.card.verdict, decisions),
-            deck=Deck.model_validate_json(deck_file.read_text()) if deck_file.is_file() else None,
-            questions=questions_of(folder, edited),
-            edited=len(edited.applied),
-            stale=edited.stale,
-        )
+        return kept.samefile(last) or kept.read_bytes() == last.read_bytes()
+    except OSError:
+        return False
+
+
+def published_files(folder: Path) -> Path | None:
+    """Where a talk's published articles are: .published/ (resolved once, so a run
+    replacing it meanwhile cannot mix two runs' files), or, for outputs kept before it
+    existed, the folder itself when its last run made articles."""
+    if (kept := folder / PUBLISHED).is_dir():
+        return kept.resolve()
+    last = TalkStore(folder).read("run.json", RunRecord)
+    return folder if last is not None and last.status in ARTICLES_MADE else None
+
+
+def last_failure(folder: Path, published: RunRecord) -> StageError | None:
+    """Why the talk's last run failed, when it did after the published one."""
+    last = TalkStore(folder).read("run.json", RunRecord)
+    if last is None or last.started == published.started:
+        return None
+    if last.status in ("failed", "interrupted") and last.errors:
+        return last.errors[0]
+    return None
+
+
+def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
+    """The talk's published articles (see the module), with where it stands with its
+    reviewers and whether its last run failed since; else why there are none (no run made
+    them, outputs of an older version, a name reserved for the site, decisions.yaml
+    broken before it was ever read)."""
+    try:
+        refuse_reserved(folder, slug)
+        files = published_files(folder)
+        if files is None:
+            last = TalkStore(folder).read("run.json", RunRecord)
+            return f"{slug}: its last run is {last.status}" if last else f"{slug}: it has not run"
+        if missing := [name for name in NEEDED if not (files / name).is_file()]:
+            return f"{slug}: no {', '.join(missing)} (run it again)"
+        return read_published(folder, files, slug, inputs_dir)
     except ValidationError as err:
         return f"{slug}: outputs of another version ({err.error_count()} fields); run it again"
     except StageFailure as err:
         return f"{slug}: {err}"
+    except OSError as err:
+        return f"{slug}: its articles could not be read ({err.strerror}); try again"
+
+
+def read_published(folder: Path, files: Path, slug: str, inputs_dir: Path) -> PublishedTalk:
+    def read(name: str, contract):
+        return contract.model_validate_json((files / name).read_text())
+
+    run = read("run.json", RunRecord)
+    edited = read("edited.json", EditedLedger)
+    ledger, draft = edited.ledger, edited.ledger.draft()
+    review = read("review.json", Review)
+    decisions, problem = decisions_standing(folder_of(run, slug, inputs_dir), folder)
+    return PublishedTalk(
+        slug=slug,
+        folder=folder,
+        files=files,
+        talk=read("talk.json", Talk),
+        ledger=ledger,
+        draft=draft,
+        review=review,
+        evidence=read("evidence.json", Evidence),
+        run=run,
+        standing=standing_of(draft, review.card.verdict, decisions),
+        deck=read("deck.json", Deck) if (files / "deck.json").is_file() else None,
+        questions=questions_of(files, edited),
+        edited=len(edited.applied),
+        stale=edited.stale,
+        failure=last_failure(folder, run),
+        decisions_problem=f"{problem}; the decisions last read from it stand" if problem else None,
+    )
 
 
 def questions_of(folder: Path, edited: EditedLedger) -> Questions | None:
@@ -162,18 +225,33 @@ def awaiting_review(talks: list[PublishedTalk]) -> dict[str, str]:
     card's reasons, in English (the dashboard's and the CLI's language)."""
     waiting = {}
     for talk in talks:
-        standing, card = talk.standing, talk.review.card
-        if not standing.awaits_reviewer and not talk.stale:
+        if (state := reviewers_task(talk)) is None:
             continue
-        if talk.stale:
-            state = f"{len(talk.stale)} edit(s) stale (their sentences' sources changed)"
-        elif standing.decision is None:
-            state = "no decision yet"
-        elif standing.stale:
-            state = f"the text changed since {standing.decision.reviewer}'s decision"
-        else:
-            state = f"held by {standing.decision.reviewer}: {standing.decision.note}"
+        card = talk.review.card
         reasons = "; ".join(card.en.reasons if card.en else card.reasons)
         verdict = card.en.verdict if card.en else card.verdict
         waiting[talk.slug] = f"{state}. Automatic verdict {verdict}: {reasons}"
     return waiting
+
+
+def failure_line(failure: StageError) -> str:
+    """'the last run failed: <file>: <why>' (the stage when no file is to blame)."""
+    return f"the last run failed: {failure.file or failure.stage}: {failure.message}"
+
+
+def reviewers_task(talk: PublishedTalk) -> str | None:
+    """What a reviewer has to do with the talk, if anything, first things first."""
+    standing = talk.standing
+    if talk.failure:
+        return f"{failure_line(talk.failure)} (the articles of the run before stay published)"
+    if talk.decisions_problem:
+        return talk.decisions_problem
+    if talk.stale:
+        return f"{len(talk.stale)} edit(s) stale (their sentences' sources changed)"
+    if standing.decision is None:
+        return "no decision yet"
+    if standing.stale:
+        return f"the text changed since {standing.decision.reviewer}'s decision"
+    if standing.decision.decision == "held":
+        return f"held by {standing.decision.reviewer}: {standing.decision.note}"
+    return None

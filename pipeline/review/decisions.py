@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pipeline.core.store import sha256_bytes
-from pipeline.core.yamlfile import read_yaml, write_yaml
+from pipeline.core.errors import StageFailure
+from pipeline.core.store import TalkStore, sha256_bytes
+from pipeline.core.yamlfile import read_yaml, update_yaml
 from pipeline.schema import Decision, Decisions, Draft, Verdict
 
 DECISIONS_FILE = "decisions.yaml"
+LAST_READ = ".decisions.json"  # in the talk's outputs folder: the decisions last read
 # What the site publishes: "recommended" (the default) an approved article, or one the
 # automatic review recommends that no person has decided on yet; "approved" only what a
 # person approved; "preview" everything not rejected, for reviewers to read before deciding.
@@ -43,9 +45,32 @@ def read_decisions(folder: Path) -> list[Decision]:
 
 
 def record_decision(folder: Path, decision: Decision) -> Path:
-    """Add a decision to the talk folder's decisions.yaml (written whole, then renamed)."""
-    decisions = Decisions(decisions=[*read_decisions(folder), decision])
-    return write_yaml(folder / DECISIONS_FILE, decisions)
+    """Add a decision to the talk folder's decisions.yaml (under its lock, written whole)."""
+
+    def add(file: Decisions) -> Decisions:
+        return Decisions(decisions=[*file.decisions, decision])
+
+    return update_yaml(folder / DECISIONS_FILE, Decisions, add)
+
+
+def decisions_standing(folder: Path, outputs: Path) -> tuple[list[Decision], StageFailure | None]:
+    """The talk folder's decisions and, when its decisions.yaml is broken, why: then the
+    decisions last read from it stand (kept in the talk's outputs folder), so a typo neither
+    publishes what a reviewer rejected nor takes down what one approved. Broken and never
+    read: StageFailure."""
+    kept = TalkStore(outputs)
+    if not (folder / DECISIONS_FILE).is_file():
+        kept.path(LAST_READ).unlink(missing_ok=True)
+        return [], None
+    try:
+        decisions = Decisions(decisions=read_decisions(folder))
+    except StageFailure as err:
+        if (last := kept.read(LAST_READ, Decisions)) is None:
+            raise
+        return last.decisions, err
+    if kept.read(LAST_READ, Decisions) != decisions:
+        kept.write(LAST_READ, decisions)
+    return decisions.decisions, None
 
 
 def decide(draft: Draft, verdict: Verdict, kind: str, reviewer: str, note: str = "") -> Decision:

@@ -9,6 +9,9 @@ from pipeline.schema.article import Lang
 from pipeline.schema.base import Contract, StageOutput
 from pipeline.schema.ledger import Ledger, SentenceCheck
 
+MAX_EDIT_CHARS = 2000  # a reviewer's text of one sentence, with room to spare
+MAX_NAME_CHARS = 100  # a reviewer's name
+
 
 class Edit(Contract):
     """A person's text for one ledger sentence, bound to what the sentence is made from."""
@@ -17,14 +20,14 @@ class Edit(Contract):
     source: str = Field(description="the hash of what the sentence is made from when edited")
     original_zh: str = Field("", description="the sentence's Chinese when edited")
     original_en: str = Field("", description="the sentence's English when edited")
-    zh: str | None = Field(None, max_length=2000)
-    en: str | None = Field(None, max_length=2000)
+    zh: str | None = Field(None, max_length=MAX_EDIT_CHARS)
+    en: str | None = Field(None, max_length=MAX_EDIT_CHARS)
     drop: bool = Field(False, description="the sentence leaves the article")
     translated: Lang | None = Field(None, description="the language the model translated")
     checks: list[SentenceCheck] = Field(
         default_factory=list, description="the machine translation's checks"
     )
-    by: str = Field(min_length=1, max_length=100)
+    by: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
     at: dt.datetime
 
     @model_validator(mode="after")

@@ -1,8 +1,9 @@
 """Timestamped speech."""
 
+import re
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from pipeline.schema.base import Contract, StageOutput
 
@@ -44,6 +45,14 @@ class Replacement(Contract):
     right: str = Field(min_length=1, max_length=200)
     talk: str | None = Field(None, description="only this talk: its path under inputs/")
     deck: str | None = Field(None, description="only talks with a deck of this file name")
+
+    @field_validator("heard")
+    @classmethod
+    def heard_has_a_word(cls, heard: str) -> str:
+        """A heard form without a letter or digit would match between any two characters."""
+        if not re.search(r"\w", heard):
+            raise ValueError("a heard form has a letter or digit in it")
+        return heard
 
 
 class Replacements(Contract):

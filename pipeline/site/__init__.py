@@ -30,7 +30,7 @@ from pydantic import Field
 from pipeline.article.typeset import typeset_plain
 from pipeline.core.store import atomic_write_text, update_with_files
 from pipeline.library import Holdings, build_library, library_digest
-from pipeline.library.talks import PublishedTalk, published_talks
+from pipeline.library.talks import PublishedTalk, failure_line, published_talks
 from pipeline.review.decisions import DECISIONS_FILE, Policy
 from pipeline.schema import Contract
 from pipeline.schema.library import Library
@@ -74,6 +74,10 @@ class SiteBuild(Contract):
     library_data: str = Field("", description="library_digest of the data it was built from")
     library: Library = Field(default_factory=Library)
     left_out: list[str] = Field(default_factory=list, description="talks not published, and why")
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="published talks whose last run failed or whose decisions.yaml is broken",
+    )
     changed: list[str] = Field(
         default_factory=list,
         description="pages (docs/*.md) new, changed or gone since the docs written before",
@@ -274,8 +278,18 @@ def write_site(
         library_data=library_digest(inputs_dir, topics, paths),
         library=h.library,
         left_out=left_out,
+        warnings=troubles(talks),
         changed=changed,
     )
+
+
+def troubles(talks: list[PublishedTalk]) -> list[str]:
+    """What a maintainer should know of the published talks: a last run that failed (the
+    articles of the one before stay), a decisions.yaml that cannot be read."""
+    found = [
+        f"{t.slug}: {failure_line(t.failure)}; its articles before stay" for t in talks if t.failure
+    ]
+    return found + [f"{t.slug}: {t.decisions_problem}" for t in talks if t.decisions_problem]
 
 
 def build_site(

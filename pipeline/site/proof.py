@@ -9,7 +9,7 @@ import shlex
 
 from pipeline.article.typeset import typeset_text
 from pipeline.core.text import clock
-from pipeline.library.talks import PublishedTalk
+from pipeline.library.talks import PublishedTalk, failure_line
 from pipeline.notes.sources import fact_sources
 from pipeline.schema import LedgerSentence, StaleEdit
 from pipeline.site.pages import HEADINGS, decision_lines, page_path, relative, review_card
@@ -25,6 +25,10 @@ WORDS = {
     "intro": "每句前是句子编号和出处；要改一句，复制其下的命令，改好引号里的文字再运行"
     "（只给一种语言时，模型会译出另一种）。校对写进讲座文件夹的 edits.yaml，之后每次运行都会保留。",
 }
+TROUBLE = {
+    "failed": ("上次运行失败", "{line}。网站上仍是之前那次运行的文章，修好后再运行。"),
+    "decisions": ("decisions.yaml 读不了", "{line}。修好之前，网站按上次读到的决定发布。"),
+}
 UNCERTAIN = {
     "heading": "可能听错的词",
     "intro": "以下讲话含有词典、幻灯片和术语表都不认识、只出现一次的词（已标出），可能是语音识别"
@@ -39,7 +43,8 @@ def proof_page(talk: PublishedTalk) -> str:
     article = relative(page_path("articles", talk.slug, "zh"), page)
     lines = [f"# {HEADINGS['zh']['proof']}：{typeset_text(zh.title, 'zh')}", ""]
     lines += [f"[← {typeset_text(zh.title, 'zh')}]({article})", ""]
-    lines += decision_lines(talk, "zh") + review_card(talk, "zh", page) + [WORDS["intro"], ""]
+    lines += trouble_lines(talk) + decision_lines(talk, "zh")
+    lines += review_card(talk, "zh", page) + [WORDS["intro"], ""]
     ledger = talk.ledger
     lines += sentence_lines(talk, ledger.by_id()[ledger.title])
     lines += sentence_lines(talk, ledger.by_id()[ledger.summary])
@@ -52,6 +57,22 @@ def proof_page(talk: PublishedTalk) -> str:
             for sentence_id in paragraph.sentences:
                 lines += sentence_lines(talk, ledger.by_id()[sentence_id])
     return "\n".join(lines + gone_lines(talk) + uncertain_lines(talk))
+
+
+def trouble_lines(talk: PublishedTalk) -> list[str]:
+    """Warnings first: the last run failed, or decisions.yaml cannot be read."""
+    found = [("failed", failure_line(talk.failure))] if talk.failure else []
+    found += [("decisions", talk.decisions_problem)] if talk.decisions_problem else []
+    lines = []
+    for kind, line in found:
+        heading, said = TROUBLE[kind]
+        lines += [
+            f'!!! failure "{heading}"',
+            "",
+            f"    {typeset_text(said.format(line=line), 'zh')}",
+            "",
+        ]
+    return lines
 
 
 def times_of(ids: list[str], talk: PublishedTalk) -> str:

@@ -6,9 +6,10 @@ Subtitles alone are a talk: a maintainer may have a video's subtitles without th
 from pathlib import Path
 
 from pipeline.core.errors import StageFailure
-from pipeline.core.replacements import in_scope, read_replacements
+from pipeline.core.replacements import in_scope
 from pipeline.core.yamlfile import read_yaml
 from pipeline.schema import Talk, TalkMeta
+from pipeline.schema.transcript import Replacement
 
 MEDIA_SUFFIXES = {
     ".mp4",
@@ -34,6 +35,13 @@ IGNORED_NAMES = {"README.md", "readme.md", "PROVENANCE.md", "decisions.yaml", "m
 # after the ledger, not a file of the talk itself.
 EDITS_FILE = "edits.yaml"
 MAX_META_BYTES = 64 * 1024
+# Names a talk folder cannot have anywhere in its path under inputs/: the outputs folder's
+# own folders (site/, evals/) and the site's own pages and folders, whose paths a talk's
+# pages would take (articles/index.md is the list of articles); a language suffix (.en)
+# would make a page the English of another.
+RESERVED_NAMES = {"site", "evals", "index", "about", "articles", "topics", "hubs", "proof"}
+RESERVED_NAMES |= {"qa", "glossary", "assets", "stylesheets", "search", "en", "zh"}
+LANGUAGE_SUFFIXES = (".en", ".zh")
 
 
 def read_meta(path: Path) -> TalkMeta:
@@ -46,10 +54,27 @@ def inside(path: Path, folder: Path) -> bool:
     return path.resolve().is_relative_to(folder.resolve())
 
 
-def read_talk(folder: Path, slug: str, inputs_dir: Path | None = None) -> Talk:
-    """Find the recording, the decks and the metadata of one talk, and the library's
-    corrections for it (inputs/corrections.yaml); refuse what is unclear. `slug` names the
-    talk in outputs/ (see talk_slug)."""
+def refuse_reserved(folder: Path, slug: str) -> None:
+    """StageFailure naming the folder when its path under inputs/ (`slug`) has a name the
+    outputs or the site keep for themselves: its pages would replace the site's own."""
+    for name in slug.split("/"):
+        if (
+            name.lower() in RESERVED_NAMES
+            or name.startswith(".")
+            or name.lower().endswith(LANGUAGE_SUFFIXES)
+        ):
+            raise StageFailure(
+                f"a talk folder cannot be called {name!r} (the site and the outputs folder "
+                f"use the names {', '.join(sorted(RESERVED_NAMES))}, names starting with "
+                "'.' and names ending in .en or .zh); rename the folder",
+                folder,
+            )
+
+
+def read_talk(folder: Path, slug: str, listed: list[Replacement] | None = None) -> Talk:
+    """Find the recording, the decks and the metadata of one talk, and those of the
+    library's corrections (`listed`) that are for it; refuse what is unclear. `slug` names
+    the talk in outputs/ (see talk_slug)."""
     if not folder.is_dir():
         raise StageFailure("talk folder does not exist", folder)
     media, decks, subtitles, meta = [], [], [], TalkMeta()
@@ -84,7 +109,6 @@ def read_talk(folder: Path, slug: str, inputs_dir: Path | None = None) -> Talk:
     if len(subtitles) > 1:
         names = ", ".join(p.name for p in subtitles)
         raise StageFailure(f"more than one subtitle file ({names}); keep one", folder)
-    listed = read_replacements(inputs_dir) if inputs_dir else []
     return Talk(
         slug=slug,
         folder=folder,
@@ -92,7 +116,7 @@ def read_talk(folder: Path, slug: str, inputs_dir: Path | None = None) -> Talk:
         decks=decks,
         subtitles=subtitles[0] if subtitles else None,
         meta=meta,
-        corrections=[r for r in listed if in_scope(r, slug, [d.name for d in decks])],
+        corrections=[r for r in listed or [] if in_scope(r, slug, [d.name for d in decks])],
     )
 
 
@@ -123,7 +147,11 @@ def input_folder(origin: str, inputs_dir: Path) -> Path:
 
 def discover_talks(inputs_dir: Path, outputs_dir: Path | None = None) -> list[Path]:
     """Every talk folder under inputs/: a folder holding files, at any depth; hidden folders
-    and an outputs folder kept inside inputs/ are not talks."""
+    and an outputs folder kept inside inputs/ are not talks. StageFailure naming inputs/
+    when it does not exist or holds no talk: a mistyped folder must not look like a
+    library whose talks are all gone."""
+    if not inputs_dir.is_dir():
+        raise StageFailure(f"inputs folder {inputs_dir} does not exist")
     skip = outputs_dir.resolve() if outputs_dir else None
     talks = []
     for folder in sorted(p for p in inputs_dir.rglob("*") if p.is_dir()):
@@ -136,4 +164,6 @@ def discover_talks(inputs_dir: Path, outputs_dir: Path | None = None) -> list[Pa
             for child in folder.iterdir()
         ):
             talks.append(folder)
+    if not talks:
+        raise StageFailure(f"inputs folder {inputs_dir} holds no talk folder")
     return talks

@@ -85,10 +85,12 @@ def test_a_heading_edit_holds_while_the_model_writes_the_same_heading():
 
 def test_edits_are_kept_in_the_talk_folder_and_a_broken_file_names_itself(tmp_path):
     first = make_edit(ledger(), "f-1", {"zh": "甲。", "en": "A."}, "Lin", None)
+    other = make_edit(ledger(), "h-1", {"zh": "分页。", "en": "Paging."}, "Lin", None)
     last = make_edit(ledger(), "f-1", {"zh": "乙。", "en": "B."}, "Wu", None)
-    record_edit(tmp_path, first)
-    record_edit(tmp_path, last)
-    assert [e.by for e in read_edits(tmp_path)] == ["Lin", "Wu"]
+    for edit in (first, other, last):
+        record_edit(tmp_path, edit)
+    # a sentence's superseded edit is folded into its last: the file does not only grow
+    assert [(e.sentence, e.by) for e in read_edits(tmp_path)] == [("h-1", "Lin"), ("f-1", "Wu")]
     assert apply_edits(ledger(), read_edits(tmp_path)).ledger.by_id()["f-1"].en.text == "B."
     (tmp_path / EDITS_FILE).write_text("edits:\n- sentence: f-1\n  zh: [\n")
     with pytest.raises(StageFailure, match="edits.yaml"):

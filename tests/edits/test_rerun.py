@@ -81,3 +81,25 @@ def test_a_broken_edits_file_stops_the_talk_at_its_stage_and_loses_nothing(prefe
     assert record.status == "failed" and record.errors[0].stage == "edits"
     assert record.errors[0].file == str(folder / EDITS_FILE)
     assert (out / "ledger.json").is_file() and (folder / EDITS_FILE).read_text() == "edits: [\n"
+
+
+def test_a_broken_edits_file_fails_the_run_and_the_last_good_article_stays(prefect, talk):
+    from pipeline.site import build_site
+
+    folder, settings = talk
+    out = settings.outputs_dir.joinpath(*OUT)
+    edited_run(talk, {"en": "Reserved memory is mostly wasted.", "zh": "预留的显存大多被浪费。"})
+    assert run_talk(folder, settings, Session()).status in MADE  # the edit applied
+    (folder / EDITS_FILE).write_text("edits:\n- sentence: [\n")  # a typo by hand
+
+    failed = run_talk(folder, settings, Session())
+    assert failed.status == "failed" and failed.errors[0].file.endswith(EDITS_FILE)
+    published = load_talk(out, "meetups/paging", settings.inputs_dir)
+    assert published.edited == 1 and published.failure.file.endswith(EDITS_FILE)
+    site = settings.outputs_dir / "site"
+    built = build_site(settings.outputs_dir, site, settings.inputs_dir, "preview")
+    assert built.articles == ["meetups/paging"] and "edits.yaml" in built.warnings[0]
+    article = (site / "public/articles/meetups/paging/index.html").read_text()
+    assert "预留的显存大多被浪费" in article
+    proof = (site / "public/proof/meetups/paging/index.html").read_text()
+    assert "the last run failed" in proof and "edits.yaml" in proof

@@ -55,7 +55,7 @@ def test_a_reviewer_lists_what_awaits_them_and_decides(tmp_path, monkeypatch):
     runner.invoke(cli.app, ["review", "approve", "inputs/good", "--by", "Bo"])
     assert "nothing awaits a reviewer" in runner.invoke(cli.app, ["review"]).output
     missing = runner.invoke(cli.app, ["review", "approve", "inputs/none", "--by", "Bo"])
-    assert missing.exit_code == 1 and "no articles to decide on" in missing.output
+    assert missing.exit_code == 1 and "it has not run" in missing.output
 
 
 def test_a_reviewer_is_told_of_a_talk_whose_decisions_cannot_be_read(tmp_path, monkeypatch):

@@ -185,3 +185,31 @@ def test_a_library_correction_reruns_only_the_talks_that_heard_it(prefect, talk)
     assert "16 tokens" in said and "sixteen" not in said
     assert [(c.original, c.listed) for c in evidence.corrections] == [("sixteen tokens", True)]
     assert is_fresh(folder, settings)
+
+    # a typo in corrections.yaml: the corrections last read stand, nothing reruns or fails
+    (settings.inputs_dir / "corrections.yaml").write_text(correction + "- heard: [\n")
+    assert is_fresh(folder, settings) and is_fresh(other, settings)
+    (warning,) = talk_flow.library_warnings(settings)
+    assert "corrections.yaml" in warning and "line" in warning and "the 1 corrections" in warning
+    assert run_talk(other, settings, Session()).status in MADE
+
+
+def test_corrections_that_cannot_apply_are_refused_or_named(tmp_path):
+    from pydantic import ValidationError
+
+    from pipeline.schema.transcript import Replacement
+
+    for heard in (" ", "-", "…"):  # a heard form with no word would match everywhere
+        with pytest.raises(ValidationError, match="letter or digit"):
+            Replacement(heard=heard, right="x")
+    inputs = tmp_path / "inputs"
+    (inputs / "talk").mkdir(parents=True)
+    (inputs / "talk" / "talk.srt").write_text(SRT)
+    (inputs / "corrections.yaml").write_text(
+        "corrections:\n- {heard: vee ell em, right: vLLM, talk: tlak}\n"
+        "- {heard: sig lang, right: SGLang, deck: none.pdf}\n- {heard: a b, right: AB, talk: talk}\n"
+    )
+    settings = Settings(inputs_dir=inputs, outputs_dir=tmp_path / "outputs")
+    warnings = talk_flow.library_warnings(settings)
+    assert len(warnings) == 2
+    assert "'tlak', which is no talk folder" in warnings[0] and "'none.pdf'" in warnings[1]
