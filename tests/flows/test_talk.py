@@ -207,7 +207,8 @@ def test_corrections_that_cannot_apply_are_refused_or_named(tmp_path):
     (inputs / "talk" / "talk.srt").write_text(SRT)
     (inputs / "corrections.yaml").write_text(
         "corrections:\n- {heard: vee ell em, right: vLLM, talk: tlak}\n"
-        "- {heard: sig lang, right: SGLang, deck: none.pdf}\n- {heard: a b, right: AB, talk: talk}\n"
+        "- {heard: sig lang, right: SGLang, deck: none.pdf}\n"
+        "- {heard: a b, right: AB, talk: talk}\n"
     )
     settings = Settings(inputs_dir=inputs, outputs_dir=tmp_path / "outputs")
     warnings = talk_flow.library_warnings(settings)
