@@ -131,3 +131,13 @@ def test_a_fallback_a_reviewer_corrected_is_no_longer_the_runs():
     ]
     record = RunRecord(talk="t", status="succeeded", started=dt.datetime.now(dt.UTC), stages=stages)
     assert record.fallbacks() == []
+
+
+def test_an_edit_too_long_is_refused_before_any_model_call():
+    def no_model(*_):
+        raise AssertionError("the model was asked")
+
+    with pytest.raises(EditRefused, match="2001 characters"):
+        make_edit(ledger(), "f-1", {"zh": "长" * 2001}, "Lin", no_model)
+    with pytest.raises(EditRefused, match="--by"):
+        make_edit(ledger(), "f-1", {"zh": "短。"}, "L" * 101, no_model)

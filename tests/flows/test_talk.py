@@ -214,3 +214,14 @@ def test_corrections_that_cannot_apply_are_refused_or_named(tmp_path):
     warnings = talk_flow.library_warnings(settings)
     assert len(warnings) == 2
     assert "'tlak', which is no talk folder" in warnings[0] and "'none.pdf'" in warnings[1]
+
+
+def test_a_talk_folder_with_a_reserved_name_is_refused_before_anything_is_written(tmp_path):
+    inputs = tmp_path / "inputs"
+    (inputs / "site").mkdir(parents=True)
+    (inputs / "site" / "talk.srt").write_text(SRT)
+    settings = Settings(inputs_dir=inputs, outputs_dir=tmp_path / "outputs")
+    record = talk_flow.run_talk(inputs / "site", settings, Session())
+    assert record.status == "failed" and "cannot be called 'site'" in record.errors[0].message
+    assert record.errors[0].file == str(inputs / "site")
+    assert not (tmp_path / "outputs" / "site").exists()  # the site's folder is untouched
