@@ -37,7 +37,8 @@ from evals import evaluate  # noqa: E402
 from pipeline.article import typeset  # noqa: E402
 from pipeline.core.fingerprint import shared_fingerprint, talk_fingerprint  # noqa: E402
 from pipeline.core.settings import Settings  # noqa: E402
-from pipeline.core.store import talk_outputs  # noqa: E402
+from pipeline.core.store import TalkStore, talk_outputs  # noqa: E402
+from pipeline.library.talks import keep_published  # noqa: E402
 from pipeline.library.topics import DEFAULT_TOPICS  # noqa: E402
 from pipeline.schema import EditedLedger, Evidence, Review, RunRecord, Talk  # noqa: E402
 from tests.site.published import publish  # noqa: E402
@@ -90,6 +91,7 @@ def lay_down(inputs: Path, outputs: Path, n: int, settings: Settings, shared: st
         }
     )
     (out / "run.json").write_text(run.model_dump_json(indent=2))
+    keep_published(TalkStore(out))  # as a run that made articles keeps them
 
 
 def timed(args: list[str], env: dict) -> float:
