@@ -1,0 +1,118 @@
+"""A talk's reading folder for blind readers (../shared/reader.md): its two articles as
+published, each as the list of its printed sentences with a position id (en-01, zh-01, ...),
+and its sources: the transcript with times and the deck's text slide by slide.
+
+    python benchmarks/reader_pack.py OUTPUTS_FOLDER CASE [--into benchmarks/readings]
+
+Writes benchmarks/readings/<case>/<date>-<commit>/ and prints its path. Readers see the
+articles, sentences.*.txt and sources/ only; key.json (position -> the ledger sentences it
+prints, and the sentences the run flags for a reviewer, with why) is for reader_tally.py.
+sources/ is never committed (.gitignore): some cases' talks may not be copied.
+"""
+
+import argparse
+import datetime as dt
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pipeline.core.text import clock  # noqa: E402
+from pipeline.schema import Deck, EditedLedger, Transcript  # noqa: E402
+from pipeline.schema.ledger import Ledger, LedgerSentence, joined  # noqa: E402
+
+LANGS = ("en", "zh")
+
+
+def printed(ledger: Ledger, lang: str) -> list[tuple[str, list[str]]]:
+    """The article's sentences as a reader sees them, in order: (text, ledger ids). A run
+    of items is printed as one sentence (pipeline.schema.ledger.joined)."""
+    by_id = ledger.by_id()
+
+    def one(sentence_id: str) -> list[tuple[str, list[str]]]:
+        written = by_id[sentence_id].text(lang)
+        return [(written.text, [sentence_id])] if written and written.text else []
+
+    found = one(ledger.title) + one(ledger.summary)
+    for chapter in ledger.chapters:
+        found += one(chapter.heading)
+        for paragraph in chapter.paragraphs:
+            found += paragraph_sentences([by_id[i] for i in paragraph.sentences], lang)
+    return found
+
+
+def paragraph_sentences(sentences: list[LedgerSentence], lang: str) -> list[tuple[str, list]]:
+    found, items = [], []
+    for sentence in [*sentences, None]:
+        if sentence is not None and sentence.kind == "item":
+            items.append(sentence)
+            continue
+        if items:
+            found.append((joined(items, lang), [s.id for s in items]))
+            items = []
+        written = sentence.text(lang) if sentence else None
+        if written and written.text:
+            found.append((written.text, [sentence.id]))
+    return found
+
+
+def transcript_text(transcript: Transcript) -> str:
+    return "\n".join(f"[{clock(s.start)}] {s.text}" for s in transcript.segments) + "\n"
+
+
+def deck_text(deck: Deck | None) -> str:
+    if deck is None:
+        return "(no deck)\n"
+    parts = []
+    for slide in deck.slides:
+        body = "\n".join(slide.texts(notes=True))
+        parts.append(f"## Slide {slide.index}\n{body}\n")
+    return "\n".join(parts)
+
+
+def commit() -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    )
+    return done.stdout.strip() or "unknown"
+
+
+def pack(out: Path, target: Path) -> Path:
+    """Write the reading folder `target` from the talk's outputs folder `out`."""
+    ledger = EditedLedger.model_validate_json((out / "edited.json").read_text()).ledger
+    sources = target / "sources"
+    sources.mkdir(parents=True, exist_ok=True)
+    key: dict = {"sentences": {}, "flags": {}}
+    for lang in LANGS:
+        shutil.copy(out / f"article.{lang}.md", target / f"article.{lang}.md")
+        lines = []
+        for n, (text, ids) in enumerate(printed(ledger, lang), start=1):
+            position = f"{lang}-{n:02d}"
+            key["sentences"][position] = ids
+            lines.append(f"{position} | {' '.join(text.split())}")
+        (target / f"sentences.{lang}.txt").write_text("\n".join(lines) + "\n")
+    transcript = Transcript.model_validate_json((out / "transcript.json").read_text())
+    (sources / "transcript.txt").write_text(transcript_text(transcript))
+    deck_file = out / "deck.json"
+    deck = Deck.model_validate_json(deck_file.read_text()) if deck_file.is_file() else None
+    (sources / "deck.txt").write_text(deck_text(deck))
+    (target / "key.json").write_text(json.dumps(key, ensure_ascii=False, indent=1) + "\n")
+    return target
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("outputs", type=Path, help="the talk's outputs folder")
+    parser.add_argument("case", help="the case's name (evals/cases/<case>)")
+    parser.add_argument("--into", type=Path, default=ROOT / "benchmarks" / "readings")
+    args = parser.parse_args()
+    target = args.into / args.case / f"{dt.date.today().isoformat()}-{commit()}"
+    print(pack(args.outputs, target))
+
+
+if __name__ == "__main__":
+    main()

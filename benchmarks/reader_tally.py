@@ -1,0 +1,98 @@
+"""The reader's count of one reading (../shared/reader.md): the marks the blind readers
+returned (reader-*.txt in a folder made by reader_pack.py), as one JSON line, the mean over
+the readers.
+
+    python benchmarks/reader_tally.py benchmarks/readings/<case>/<date>-<commit>/
+
+A mark is a line `en-07 | edit | fragment | why` (or `| keep |`); the answers are the lines
+`mechanism explained: yes|no` and `publishable: yes|no`. Per language: the sentences, the
+share marked edit, each class's share of the sentences, the share the run flags for a
+reviewer (key.json) and the share of the marked sentences it flags. `spread` is the largest
+difference between two readers' shares; above 0.10 a third reader is needed. The line is
+also written to tally.json in the folder.
+"""
+
+import json
+import re
+import sys
+from pathlib import Path
+from statistics import mean
+
+CLASSES = ("wrong", "misheard", "fragment", "spoken", "meta", "repeat", "language", "unclear")
+MARK = re.compile(r"^\W*(en|zh)-(\d+)\s*\|\s*(keep|edit)\s*(?:\|\s*([A-Za-z]+))?", re.I)
+ANSWER = re.compile(r"(mechanism explained|publishable)\s*:\s*(yes|no)", re.I)
+THIRD_READER = 0.10  # readers further apart than this need a third (reader.md)
+
+
+def marks_of(text: str) -> tuple[dict[str, tuple[str, str | None]], dict[str, bool]]:
+    """position -> (keep|edit, class) and the two answers, from a reader's returned text."""
+    marks, answers = {}, {}
+    for line in text.splitlines():
+        if found := MARK.match(line):
+            lang, n, verdict, kind = found.groups()
+            kind = kind.lower() if kind and kind.lower() in CLASSES else None
+            marks[f"{lang.lower()}-{int(n):02d}"] = (verdict.lower(), kind)
+        elif found := ANSWER.search(line):
+            answers[found.group(1).lower()] = found.group(2).lower() == "yes"
+    return marks, answers
+
+
+def language_figures(lang: str, key: dict, marks: dict) -> dict:
+    positions = [p for p in key["sentences"] if p.startswith(f"{lang}-")]
+    flagged = {p for p in positions if set(key["sentences"][p]) & set(key["flags"])}
+    edits = {p: marks[p][1] for p in positions if p in marks and marks[p][0] == "edit"}
+    n = max(len(positions), 1)
+    return {
+        "sentences": len(positions),
+        "unmarked": sum(p not in marks for p in positions),
+        "share_edit": len(edits) / n,
+        "classes": {c: sum(k == c for k in edits.values()) / n for c in CLASSES},
+        "flagged_share": len(flagged) / n,
+        "flag_recall": len(flagged & set(edits)) / len(edits) if edits else None,
+    }
+
+
+def averaged(figures: list[dict]) -> dict:
+    """The mean of each figure over the readers (nested, None where no reader has one)."""
+    first = figures[0]
+    if isinstance(first, dict):
+        return {k: averaged([f[k] for f in figures]) for k in first}
+    values = [f for f in figures if f is not None]
+    if not values:
+        return None
+    return round(mean(values), 3) if isinstance(values[0], float) else values[0]
+
+
+def tally(folder: Path) -> dict:
+    key = json.loads((folder / "key.json").read_text())
+    readers = sorted(folder.glob("reader-*.txt"))
+    if not readers:
+        raise SystemExit(f"no reader-*.txt in {folder}")
+    per_reader, answers = [], []
+    for path in readers:
+        marks, said = marks_of(path.read_text())
+        per_reader.append({lang: language_figures(lang, key, marks) for lang in ("en", "zh")})
+        answers.append(said)
+    result = averaged(per_reader)
+    for lang in ("en", "zh"):
+        shares = [r[lang]["share_edit"] for r in per_reader]
+        result[lang]["spread"] = round(max(shares) - min(shares), 3)
+    for question, name in (("mechanism explained", "mechanism_explained"), ("publishable",) * 2):
+        given = [a[question] for a in answers if question in a]
+        result[name] = round(mean(given), 3) if given else None
+    result["readers"] = len(readers)
+    result["third_reader_needed"] = any(
+        result[lang]["spread"] > THIRD_READER for lang in ("en", "zh")
+    )
+    return result
+
+
+def main() -> None:
+    folder = Path(sys.argv[1])
+    line = json.dumps(tally(folder), ensure_ascii=False)
+    (folder / "tally.json").write_text(line + "\n")
+    print(line)
+
+
+if __name__ == "__main__":
+    main()
