@@ -7,13 +7,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
+from flows.console import console, report, say_warnings
 from flows.edit_cli import edit
 from flows.review_cli import review_app
-from pipeline.schema import ARTICLES_MADE, RunRecord
+from pipeline.schema import ARTICLES_MADE
 
 app = typer.Typer(
     help="Turn recorded technical talks and their decks into grounded Chinese "
@@ -21,8 +20,6 @@ app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode="markdown",
 )
-# No emoji codes: an error message saying ":x:" is printed as it is.
-console = Console(emoji=False, soft_wrap=True)  # a path or command is never cut
 OutputsOption = Annotated[
     Path | None,
     typer.Option(help="The outputs directory (default: TALK2ARTICLE_OUTPUTS_DIR or ./outputs)."),
@@ -89,7 +86,7 @@ def run(
     else:
         records = [interruptible(orchestrated(talk_to_article, prefect), talk, outputs, inputs)]
     report(records)
-    if not records or any(r.status not in ("succeeded", "fallback") for r in records):
+    if any(r.status not in ("succeeded", "fallback") for r in records):
         raise typer.Exit(1)
 
 
@@ -355,45 +352,6 @@ def quiet_prefect(verbose: bool) -> None:
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     if not verbose:
         os.environ.setdefault("PREFECT_LOGGING_LEVEL", "CRITICAL")
-
-
-def say_warnings(warnings: list[str]) -> None:
-    for warning in warnings:
-        console.print(f"[yellow]warning[/yellow] {escape(warning)}")
-
-
-def report(records: list[RunRecord]) -> None:
-    if not records:
-        return
-    table = Table("talk", "status", "verdict", "fallbacks", "seconds", "stages")
-    for record in records:
-        seconds = sum(s.seconds for s in record.stages)
-        stages = " ".join(f"{s.name}:{s.status}" for s in record.stages)
-        colour = {"succeeded": "green", "partial": "yellow", "fallback": "yellow"}.get(
-            record.status, "red"
-        )
-        verdict = record.verdict or "-"
-        tint = {"推荐收录": "green", "需修改": "yellow"}.get(verdict, "red")
-        table.add_row(
-            escape(record.talk),
-            f"[{colour}]{record.status}[/{colour}]",
-            f"[{tint}]{verdict}[/{tint}]",
-            str(len(record.fallbacks())),
-            f"{seconds:.1f}",
-            stages,
-        )
-    console.print(table)
-    for record in records:
-        talk = escape(record.talk)
-        for stage in record.stages:
-            for warning in stage.warnings:
-                console.print(f"[yellow]warning[/yellow] {talk} {stage.name}: {escape(warning)}")
-        for fallback in record.fallbacks():
-            console.print(f"[yellow]fallback[/yellow] {talk} {escape(fallback)}")
-        for error in record.errors:
-            console.print(f"[red]error[/red] {talk}: {escape(str(error))}")
-        for path in record.outputs:
-            console.print(path, markup=False, soft_wrap=True)
 
 
 def main(args: list[str] | None = None) -> None:

@@ -5,12 +5,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
+from flows.console import console
 from flows.review_cli import Folders, Outputs, Reviewer, TalkArgument
-
-console = Console(emoji=False, soft_wrap=True)  # a path or command is never cut
 
 
 def edit(

@@ -5,11 +5,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-console = Console(emoji=False, soft_wrap=True)  # a path or command is never cut
+from flows.console import console
+
 review_app = typer.Typer(invoke_without_command=True, rich_markup_mode="markdown")
 Folders = Annotated[Path | None, typer.Option(help="The inputs directory (default: ./inputs).")]
 Outputs = Annotated[Path | None, typer.Option(help="The outputs directory (default: ./outputs).")]
@@ -113,7 +113,7 @@ def record(kind: str, talk: Path, reviewer: str, note: str, inputs, outputs) -> 
     from pipeline.core.errors import StageFailure
     from pipeline.core.yamlfile import field_problems
     from pipeline.library.talks import PublishedTalk, load_talk
-    from pipeline.review.decisions import decide, record_decision
+    from pipeline.review.decisions import decide, decisions_standing, record_decision
     from pipeline.talk import talk_slug
 
     if not reviewer.strip():
@@ -139,6 +139,7 @@ def record(kind: str, talk: Path, reviewer: str, note: str, inputs, outputs) -> 
     except OSError as err:
         console.print(f"[red]error[/red] {escape(str(err))}")
         raise typer.Exit(1) from err
+    decisions_standing(talk, settings.outputs_dir / slug)  # the copy a later typo falls back on
     console.print(f"{slug}: {kind} by {decision.reviewer}, in {path}", markup=False)
     console.print(
         "the site follows at the next `talk2article nightly` or `talk2article site build`",

@@ -12,12 +12,12 @@ from pipeline.core.replacements import library_corrections, unmatched
 from pipeline.core.settings import Settings
 from pipeline.core.store import TalkStore
 from pipeline.deck.vocabulary import collect_terms
-from pipeline.library.talks import keep_published, published_is_current
+from pipeline.library.talks import keep_published, keep_unkept, published_is_current
 from pipeline.llm.session import LLMSession
 from pipeline.progress import pace_of
 from pipeline.runner import StageFailed, TalkRun
 from pipeline.schema import ARTICLES_MADE, RunRecord, StageError
-from pipeline.talk import DECK_SUFFIXES, discover_talks, refuse_reserved, talk_origin, talk_slug
+from pipeline.talk import deck_names, discover_talks, refuse_reserved, talk_origin, talk_slug
 
 
 def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
@@ -31,6 +31,7 @@ def run_talk(folder: Path, settings: Settings, llm: LLMSession) -> RunRecord:
         refuse_reserved(folder, slug)  # before its outputs folder is made
         with store.lock():
             check_owner(store, origin)
+            keep_unkept(store)
             pace = pace_of(settings.outputs_dir)  # before this run's record replaces the last
             run = TalkRun(store, slug)
             run.record.origin = origin
@@ -115,12 +116,7 @@ def library_warnings(settings: Settings) -> list[str]:
         folders = discover_talks(settings.inputs_dir, settings.outputs_dir)
     except StageFailure:
         folders = []
-    talks = {
-        talk_slug(folder, settings.inputs_dir): [
-            p.name for p in folder.iterdir() if p.suffix.lower() in DECK_SUFFIXES
-        ]
-        for folder in folders
-    }
+    talks = {talk_slug(folder, settings.inputs_dir): deck_names(folder) for folder in folders}
     problem = [listed.warning()] if listed.problem else []
     return problem + (unmatched(listed.corrections, talks) if talks else [])
 

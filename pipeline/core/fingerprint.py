@@ -19,7 +19,7 @@ from pipeline.core.settings import Settings
 from pipeline.core.source import ROOT
 from pipeline.core.store import TalkStore, atomic_write_text, sha256_file
 from pipeline.schema import Transcript
-from pipeline.talk import DECK_SUFFIXES, IGNORED_NAMES, talk_slug
+from pipeline.talk import IGNORED_NAMES, deck_names, talk_slug
 
 # Paths and secrets say where things are, not what the articles are made of.
 NOT_CONTENT = {"inputs_dir", "outputs_dir", "cache_dir", "prompts_dir", "site"}
@@ -124,8 +124,7 @@ def listed_corrections(folder: Path, settings: Settings) -> str:
     corrections stand, changes none."""
     listed = library_corrections(settings.inputs_dir, settings.outputs_dir).corrections
     slug = talk_slug(folder, settings.inputs_dir)
-    decks = [p.name for p in folder.iterdir() if p.suffix.lower() in DECK_SUFFIXES]
-    fitting = [r for r in listed if in_scope(r, slug, decks)]
+    fitting = [r for r in listed if in_scope(r, slug, deck_names(folder))]
     transcript = TalkStore(settings.outputs_dir / slug).read("transcript.json", Transcript)
     fitting = heard_in(transcript, fitting) if transcript else fitting
     return "\n".join(r.model_dump_json() for r in fitting)

@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.core.errors import StageFailure
-from pipeline.core.store import TalkStore
 from pipeline.core.text import term_pattern
-from pipeline.core.yamlfile import read_yaml
+from pipeline.core.yamlfile import read_or_last_read, read_yaml
 from pipeline.schema import Correction, Transcript
 from pipeline.schema.transcript import Replacement, Replacements
 
@@ -44,18 +43,12 @@ class LibraryCorrections:
 def library_corrections(inputs_dir: Path, outputs_dir: Path) -> LibraryCorrections:
     """inputs/corrections.yaml, or when it is broken the corrections last read from it
     (kept in the outputs folder), or none: a typo there never fails a talk."""
-    kept = TalkStore(outputs_dir)
-    if not (inputs_dir / CORRECTIONS_FILE).is_file():
-        kept.path(LAST_READ).unlink(missing_ok=True)
-        return LibraryCorrections([])
+    path, kept = inputs_dir / CORRECTIONS_FILE, outputs_dir / LAST_READ
     try:
-        read = Replacements(corrections=read_replacements(inputs_dir))
+        read, problem = read_or_last_read(path, Replacements, kept)
     except StageFailure as err:
-        last = kept.read(LAST_READ, Replacements)
-        return LibraryCorrections(last.corrections if last else [], err)
-    if kept.read(LAST_READ, Replacements) != read:
-        kept.write(LAST_READ, read)
-    return LibraryCorrections(read.corrections)
+        return LibraryCorrections([], err)
+    return LibraryCorrections(read.corrections if read else [], problem)
 
 
 def unmatched(replacements: list[Replacement], talks: dict[str, list[str]]) -> list[str]:

@@ -96,6 +96,14 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def read_contract(path: Path, cls: type[M]) -> M | None:
+    """The stored contract, or None when missing or written by an incompatible version."""
+    try:
+        return cls.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 class TalkStore:
     """Files of one talk under outputs/<slug>/."""
 
@@ -141,13 +149,7 @@ class TalkStore:
 
     def read(self, name: str, cls: type[M]) -> M | None:
         """The stored contract, or None when missing or written by an incompatible version."""
-        target = self.path(name)
-        if not target.exists():
-            return None
-        try:
-            return cls.model_validate_json(target.read_text(encoding="utf-8"))
-        except ValueError:
-            return None
+        return read_contract(self.path(name), cls)
 
     def read_fresh(self, name: str, cls: type[S], key: str) -> S | None:
         """The stored output only if its provenance key matches `key` (exact rerun)."""
@@ -159,8 +161,10 @@ class TalkStore:
     def keep(self, names: Iterable[str], into: str) -> Path:
         """A copy of the named files (those that exist) that later writes leave as it is:
         hard links (each write here makes a new file) in a new folder, then `into`, a link
-        to that folder, replaced in one rename: a reader sees the old copy or the new whole."""
+        to that folder, replaced in one rename. The copy it replaces stays until the next
+        keep, for readers that resolved the link before; older ones are removed."""
         folder = Path(tempfile.mkdtemp(dir=self.root, prefix=f"{into}-"))
+        os.chmod(folder, 0o777 & ~current_umask())  # mkdtemp's 0700 would hide it from others
         for name in names:
             if (source := self.path(name)).is_file():
                 target = folder / name
@@ -169,14 +173,16 @@ class TalkStore:
                     os.link(source, target)
                 except OSError:  # a file system without hard links
                     shutil.copy2(source, target)
-        link = self.path(f"{into}.link.tmp")
-        link.unlink(missing_ok=True)
-        link.symlink_to(folder.name)
-        os.replace(link, self.path(into))
+        link = self.path(into)
+        previous = self.path(os.readlink(link)) if link.is_symlink() else None
+        swap = self.path(f"{into}.link.tmp")
+        swap.unlink(missing_ok=True)
+        swap.symlink_to(folder.name)
+        os.replace(swap, link)
         for old in self.root.glob(f"{into}-*"):
-            if old != folder:
+            if old not in (folder, previous):
                 shutil.rmtree(old, ignore_errors=True)
-        return self.path(into)
+        return link
 
     def append_jsonl(self, name: str, record: dict) -> None:
         # Appends of one short line are atomic enough for a log; it is never re-parsed as state.

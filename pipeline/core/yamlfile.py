@@ -3,6 +3,7 @@ lists), read into their contracts: every flaw is a StageFailure that names the f
 the field, never a traceback and never the values (they may be anything at all)."""
 
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -11,7 +12,7 @@ import yaml
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from pipeline.core.errors import StageFailure
-from pipeline.core.store import atomic_write_text
+from pipeline.core.store import atomic_write_text, read_contract
 
 TIMESTAMP = "tag:yaml.org,2002:timestamp"
 # A settings file a person writes is a few KB; this keeps a huge one out of every prompt.
@@ -91,3 +92,27 @@ def update_yaml(
         raise StageFailure(
             f"{path.name} is being written by another command; try again", path
         ) from err
+
+
+def read_or_last_read(
+    path: Path, shape: type[C], kept: Path
+) -> tuple[C | None, StageFailure | None]:
+    """The file as `shape` (None when there is none) and, when it is broken, the contract
+    last read from it instead, with why. Every good read refreshes that copy (`kept`, a JSON
+    file), a missing file removes it; best effort: where it cannot be written, a broken
+    file has no copy to fall back on. Broken with no copy: StageFailure."""
+    if not path.is_file():
+        if path.parent.is_dir():  # a missing folder says nothing of the file
+            with suppress(OSError):
+                kept.unlink(missing_ok=True)
+        return None, None
+    try:
+        read = read_yaml(path, shape, {})
+    except StageFailure as err:
+        if (last := read_contract(kept, shape)) is None:
+            raise
+        return last, err
+    if read_contract(kept, shape) != read:
+        with suppress(OSError):
+            atomic_write_text(kept, read.model_dump_json(indent=2))
+    return read, None

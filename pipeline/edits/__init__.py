@@ -30,9 +30,8 @@ from pipeline.schema.ledger import Ledger, LedgerSentence, Written
 from pipeline.talk import EDITS_FILE
 
 COMPOSED = ("heading", "title", "summary", "lead")  # no single source: bound to their text
-# One edit per sentence at most (record_edit folds the others): an edit is at most ~16 KB
-# (two texts of 2,000 CJK characters and the two originals), times 250 sentences, more
-# than the hour-long dev talks' articles have.
+# edits.yaml's limit: one edit per sentence (record_edit folds the others) of at most ~16 KB
+# (two texts of 2,000 CJK characters and the originals), for 250 sentences.
 MAX_EDITS_BYTES = 4 * 1024 * 1024
 
 

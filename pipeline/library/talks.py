@@ -1,9 +1,8 @@
-"""The talks a site publishes. One rule, held here and read by the site, `review` and
-`nightly`: a talk's published articles are those of its last run that made articles, kept
-apart in its outputs folder (.published/) when that run finished, and the site shows them
-as the publishing policy and the reviewers' decisions allow (pipeline.review.decisions).
-A later run that fails changes nothing there: the talk stays published, its proofreading
-page and the review list saying that the last run failed and why."""
+"""The talks a site publishes, by the one rule the site, `review` and `nightly` read: a
+talk's published articles are its last run that made articles, kept in its outputs folder
+(.published/), shown as the publishing policy and the reviewers' decisions allow
+(pipeline.review.decisions); a run that fails after it leaves them and is named beside
+them."""
 
 import datetime as dt
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from pipeline.core.errors import StageFailure
 from pipeline.core.store import TalkStore, talk_outputs
 from pipeline.edits import edited_answers
 from pipeline.review.decisions import Policy, Standing, decisions_standing, standing_of
+from pipeline.runner import killed_run
 from pipeline.schema import (
     ARTICLES_MADE,
     Deck,
@@ -33,7 +33,7 @@ from pipeline.schema import (
 from pipeline.talk import input_folder, refuse_reserved
 
 NEEDED = ("talk.json", "edited.json", "review.json", "evidence.json", "run.json")
-# What a published talk is read from, with its slide pictures (PublishedTalk.slides).
+# The files a published talk is read from, besides its slide pictures.
 KEPT = (*NEEDED, "deck.json", "questions.json", "article.zh.md", "article.en.md")
 PUBLISHED = ".published"  # in the talk's outputs folder: the last run that made articles
 
@@ -116,14 +116,30 @@ def published_files(folder: Path) -> Path | None:
     return folder if last is not None and last.status in ARTICLES_MADE else None
 
 
-def last_failure(folder: Path, published: RunRecord) -> StageError | None:
-    """Why the talk's last run failed, when it did after the published one."""
+def keep_unkept(store: TalkStore) -> None:
+    """Keep the last run's articles if it made them and they are not kept yet (outputs of a
+    version that kept none), before a new run can fail."""
+    if not store.path(PUBLISHED).exists() and published_files(store.root) == store.root:
+        keep_published(store)
+
+
+def last_failure(folder: Path, published: RunRecord, inputs_dir: Path) -> StageError | None:
+    """Why the talk's last run failed (or was killed), when it did after the published
+    one; its file as a path under inputs/ (the proofreading page is public)."""
     last = TalkStore(folder).read("run.json", RunRecord)
     if last is None or last.started == published.started:
         return None
-    if last.status in ("failed", "interrupted") and last.errors:
-        return last.errors[0]
-    return None
+    if killed := killed_run(last):
+        return StageError(stage=last.stage or "talk", message=killed)
+    if last.status not in ("failed", "interrupted") or not last.errors:
+        return None
+    error = last.errors[0]
+    file = Path(error.file) if error.file else None
+    if file and file.resolve().is_relative_to(inputs_dir.resolve()):
+        shown = f"inputs/{file.resolve().relative_to(inputs_dir.resolve()).as_posix()}"
+    else:
+        shown = file.name if file else None
+    return error.model_copy(update={"file": shown})
 
 
 def load_talk(folder: Path, slug: str, inputs_dir: Path) -> PublishedTalk | str:
@@ -172,7 +188,7 @@ def read_published(folder: Path, files: Path, slug: str, inputs_dir: Path) -> Pu
         questions=questions_of(files, edited),
         edited=len(edited.applied),
         stale=edited.stale,
-        failure=last_failure(folder, run),
+        failure=last_failure(folder, run, inputs_dir),
         decisions_problem=f"{problem}; the decisions last read from it stand" if problem else None,
     )
 
@@ -248,10 +264,10 @@ def reviewers_task(talk: PublishedTalk) -> str | None:
         return talk.decisions_problem
     if talk.stale:
         return f"{len(talk.stale)} edit(s) stale (their sentences' sources changed)"
+    if not standing.awaits_reviewer:
+        return None
     if standing.decision is None:
         return "no decision yet"
     if standing.stale:
         return f"the text changed since {standing.decision.reviewer}'s decision"
-    if standing.decision.decision == "held":
-        return f"held by {standing.decision.reviewer}: {standing.decision.note}"
-    return None
+    return f"held by {standing.decision.reviewer}: {standing.decision.note}"

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Literal
 
 from pipeline.core.errors import StageFailure
-from pipeline.core.store import TalkStore, sha256_bytes
-from pipeline.core.yamlfile import read_yaml, update_yaml
+from pipeline.core.store import sha256_bytes
+from pipeline.core.yamlfile import read_or_last_read, read_yaml, update_yaml
 from pipeline.schema import Decision, Decisions, Draft, Verdict
 
 DECISIONS_FILE = "decisions.yaml"
@@ -58,19 +58,8 @@ def decisions_standing(folder: Path, outputs: Path) -> tuple[list[Decision], Sta
     decisions last read from it stand (kept in the talk's outputs folder), so a typo neither
     publishes what a reviewer rejected nor takes down what one approved. Broken and never
     read: StageFailure."""
-    kept = TalkStore(outputs)
-    if not (folder / DECISIONS_FILE).is_file():
-        kept.path(LAST_READ).unlink(missing_ok=True)
-        return [], None
-    try:
-        decisions = Decisions(decisions=read_decisions(folder))
-    except StageFailure as err:
-        if (last := kept.read(LAST_READ, Decisions)) is None:
-            raise
-        return last.decisions, err
-    if kept.read(LAST_READ, Decisions) != decisions:
-        kept.write(LAST_READ, decisions)
-    return decisions.decisions, None
+    read, problem = read_or_last_read(folder / DECISIONS_FILE, Decisions, outputs / LAST_READ)
+    return (read.decisions if read else []), problem
 
 
 def decide(draft: Draft, verdict: Verdict, kind: str, reviewer: str, note: str = "") -> Decision:

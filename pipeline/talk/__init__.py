@@ -35,12 +35,12 @@ IGNORED_NAMES = {"README.md", "readme.md", "PROVENANCE.md", "decisions.yaml", "m
 # after the ledger, not a file of the talk itself.
 EDITS_FILE = "edits.yaml"
 MAX_META_BYTES = 64 * 1024
-# Names a talk folder cannot have anywhere in its path under inputs/: the outputs folder's
-# own folders (site/, evals/) and the site's own pages and folders, whose paths a talk's
-# pages would take (articles/index.md is the list of articles); a language suffix (.en)
-# would make a page the English of another.
-RESERVED_NAMES = {"site", "evals", "index", "about", "articles", "topics", "hubs", "proof"}
-RESERVED_NAMES |= {"qa", "glossary", "assets", "stylesheets", "search", "en", "zh"}
+# A talk's pages are articles/<its path>.md (and qa/, proof/, assets/): a part `index` would
+# take the page of the folder above it or the list itself; a language suffix (.en) would make
+# a page the English of another. Its outputs are outputs/<its path>: site/ and evals/ there
+# are the site and the dashboard.
+CLASHING_NAMES = {"index"}
+OUTPUTS_NAMES = {"site", "evals"}
 LANGUAGE_SUFFIXES = (".en", ".zh")
 
 
@@ -55,20 +55,28 @@ def inside(path: Path, folder: Path) -> bool:
 
 
 def refuse_reserved(folder: Path, slug: str) -> None:
-    """StageFailure naming the folder when its path under inputs/ (`slug`) has a name the
-    outputs or the site keep for themselves: its pages would replace the site's own."""
-    for name in slug.split("/"):
+    """StageFailure naming the folder when its path under inputs/ (`slug`) has a name whose
+    pages or outputs would take the site's own or another talk's."""
+    parts = slug.split("/")
+    for n, name in enumerate(parts):
+        lower = name.lower()
         if (
-            name.lower() in RESERVED_NAMES
+            lower in CLASHING_NAMES
+            or (n == 0 and lower in OUTPUTS_NAMES)
             or name.startswith(".")
-            or name.lower().endswith(LANGUAGE_SUFFIXES)
+            or lower.endswith(LANGUAGE_SUFFIXES)
         ):
             raise StageFailure(
-                f"a talk folder cannot be called {name!r} (the site and the outputs folder "
-                f"use the names {', '.join(sorted(RESERVED_NAMES))}, names starting with "
-                "'.' and names ending in .en or .zh); rename the folder",
+                f"a talk folder cannot be called {name!r}: the site and the outputs folder "
+                "use 'index' anywhere and 'site' and 'evals' at the top, and names starting "
+                "with '.' or ending in .en or .zh would clash; rename the folder",
                 folder,
             )
+
+
+def deck_names(folder: Path) -> list[str]:
+    """The file names of the decks in a talk folder."""
+    return [p.name for p in folder.iterdir() if p.suffix.lower() in DECK_SUFFIXES]
 
 
 def read_talk(folder: Path, slug: str, listed: list[Replacement] | None = None) -> Talk:

@@ -89,26 +89,3 @@ def test_a_decision_is_no_input_of_the_articles(tmp_path):
     assert read_talk(tmp_path, "t").subtitles.name == "talk.srt"
     assert talk_fingerprint(tmp_path, Settings()) == before
     assert read_decisions(tmp_path)[0].at.utcoffset() == dt.timedelta(0)
-
-
-def decided_at_once(folder, n: int) -> None:
-    """One of twelve `talk2article review` commands run at the same moment."""
-    import time
-
-    made = decide(draft(), "推荐收录", "held", f"R{n}", "check")
-    time.sleep(0.2)  # all of them are under way before any writes
-    record_decision(folder, made)
-
-
-def test_decisions_made_at_the_same_moment_are_all_kept(tmp_path):
-    """(edits.yaml is written by the same locked helper, pipeline.core.yamlfile.update_yaml)"""
-    import multiprocessing
-
-    fork = multiprocessing.get_context("fork")
-    processes = [fork.Process(target=decided_at_once, args=(tmp_path, n)) for n in range(12)]
-    for process in processes:
-        process.start()
-    for process in processes:
-        process.join(60)
-    assert all(p.exitcode == 0 for p in processes)
-    assert len(read_decisions(tmp_path)) == 12
