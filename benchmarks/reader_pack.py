@@ -109,8 +109,9 @@ def main() -> None:
     parser.add_argument("outputs", type=Path, help="the talk's outputs folder")
     parser.add_argument("case", help="the case's name (evals/cases/<case>)")
     parser.add_argument("--into", type=Path, default=ROOT / "benchmarks" / "readings")
+    parser.add_argument("--commit", help="the commit that wrote the articles (default: HEAD)")
     args = parser.parse_args()
-    target = args.into / args.case / f"{dt.date.today().isoformat()}-{commit()}"
+    target = args.into / args.case / f"{dt.date.today().isoformat()}-{args.commit or commit()}"
     print(pack(args.outputs, target))
 
 

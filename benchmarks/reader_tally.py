@@ -5,11 +5,11 @@ the readers.
     python benchmarks/reader_tally.py benchmarks/readings/<case>/<date>-<commit>/
 
 A mark is a line `en-07 | edit | fragment | why` (or `| keep |`); the answers are the lines
-`mechanism explained: yes|no` and `publishable: yes|no`. Per language: the sentences, the
-share marked edit, each class's share of the sentences, the share the run flags for a
-reviewer (key.json) and the share of the marked sentences it flags. `spread` is the largest
-difference between two readers' shares; above 0.10 a third reader is needed. The line is
-also written to tally.json in the folder.
+`mechanism explained: yes|no` and `publishable: yes|no` (or per language: `en yes, zh no`).
+Per language: the sentences, the share marked edit, each class's share of the sentences,
+the share the run flags for a reviewer (key.json) and the share of the marked sentences it
+flags. `spread` is the largest difference between two readers' shares; above 0.10 a third
+reader is needed. The line is also written to tally.json in the folder.
 """
 
 import json
@@ -20,20 +20,23 @@ from statistics import mean
 
 CLASSES = ("wrong", "misheard", "fragment", "spoken", "meta", "repeat", "language", "unclear")
 MARK = re.compile(r"^\W*(en|zh)-(\d+)\s*\|\s*(keep|edit)\s*(?:\|\s*([A-Za-z]+))?", re.I)
-ANSWER = re.compile(r"(mechanism explained|publishable)\s*:\s*(yes|no)", re.I)
+ANSWER = re.compile(r"(mechanism explained|publishable)\s*:(.*)", re.I)
 THIRD_READER = 0.10  # readers further apart than this need a third (reader.md)
 
 
-def marks_of(text: str) -> tuple[dict[str, tuple[str, str | None]], dict[str, bool]]:
-    """position -> (keep|edit, class) and the two answers, from a reader's returned text."""
+def marks_of(text: str) -> tuple[dict[str, tuple[str, str | None]], dict[str, float]]:
+    """position -> (keep|edit, class) and the two answers (the share of yes: a reader may
+    answer per language, "en yes, zh no"), from a reader's returned text."""
     marks, answers = {}, {}
     for line in text.splitlines():
         if found := MARK.match(line):
             lang, n, verdict, kind = found.groups()
             kind = kind.lower() if kind and kind.lower() in CLASSES else None
             marks[f"{lang.lower()}-{int(n):02d}"] = (verdict.lower(), kind)
-        elif found := ANSWER.search(line):
-            answers[found.group(1).lower()] = found.group(2).lower() == "yes"
+        elif (found := ANSWER.search(line)) and (
+            said := re.findall(r"\b(yes|no)\b", found.group(2), re.I)
+        ):
+            answers[found.group(1).lower()] = float(mean(a.lower() == "yes" for a in said))
     return marks, answers
 
 

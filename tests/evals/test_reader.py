@@ -38,7 +38,9 @@ def test_a_reading_is_packed_and_its_marks_tallied(tmp_path):
         "en-01 | keep | | fine\nen-04 | edit | fragment | a label\nen-05 | edit | meta | x\n"
         "zh-01 | keep\nmechanism explained: yes\npublishable: no\n"
     )
-    (reading / "reader-2.txt").write_text("en-04 | edit | fragment | label\npublishable: yes\n")
+    (reading / "reader-2.txt").write_text(
+        "en-04 | edit | fragment | label\npublishable: en yes, zh no\n"
+    )
     figures = script("reader_tally").tally(reading)
     assert figures["readers"] == 2 and figures["en"]["sentences"] == 5
     assert figures["en"]["share_edit"] == 0.3  # 2 of 5, 1 of 5
@@ -46,4 +48,4 @@ def test_a_reading_is_packed_and_its_marks_tallied(tmp_path):
     assert figures["en"]["flagged_share"] == 0.2
     assert figures["en"]["flag_recall"] == 0.75  # 1 of 2 marked, 1 of 1
     assert figures["en"]["spread"] == 0.2 and figures["third_reader_needed"]
-    assert figures["mechanism_explained"] == 1.0 and figures["publishable"] == 0.5
+    assert figures["mechanism_explained"] == 1.0 and figures["publishable"] == 0.25

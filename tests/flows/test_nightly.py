@@ -15,7 +15,7 @@ from tests.helpers import MADE
 from tests.llm_server import FakeEndpoint, fake_endpoint
 
 
-def nightly_cli(url: str, inputs: Path, outputs: Path, **env) -> str:
+def nightly_cli(url: str, inputs: Path, outputs: Path, code: int = 0, **env) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "flows.cli", "nightly", "--inputs", str(inputs)]
         + ["--outputs", str(outputs)],
@@ -31,8 +31,18 @@ def nightly_cli(url: str, inputs: Path, outputs: Path, **env) -> str:
             **env,
         },
     )
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == code, done.stdout + done.stderr
     return done.stdout
+
+
+def approve(inputs: Path, outputs: Path, talk: str) -> None:
+    decided = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "review", "approve", str(inputs / talk)]
+        + ["--by", "Ada", "--inputs", str(inputs), "--outputs", str(outputs)],
+        capture_output=True,
+        text=True,
+    )
+    assert decided.returncode == 0, decided.stdout + decided.stderr
 
 
 def test_only_changed_talks_run_and_an_unchanged_night_does_nothing(tmp_path):
@@ -55,13 +65,7 @@ def test_only_changed_talks_run_and_an_unchanged_night_does_nothing(tmp_path):
         assert "nothing changed: 2 talks are current" in stdout
         assert len(endpoint.requests) == asked + asked_two  # no LLM call
 
-        decided = subprocess.run(  # a reviewer's decision: the site again, no talk
-            [sys.executable, "-m", "flows.cli", "review", "approve", str(inputs / "one")]
-            + ["--by", "Ada", "--inputs", str(inputs), "--outputs", str(outputs)],
-            capture_output=True,
-            text=True,
-        )
-        assert decided.returncode == 0, decided.stdout + decided.stderr
+        approve(inputs, outputs, "one")  # a reviewer's decision: the site again, no talk
         stdout = nightly_cli(url, inputs, outputs)
         assert "2 talks were current" in stdout and "site:" in stdout
         assert len(endpoint.requests) == asked + asked_two
@@ -76,6 +80,29 @@ def test_only_changed_talks_run_and_an_unchanged_night_does_nothing(tmp_path):
     stages = {s["name"]: s["status"] for s in record(outputs, "one")["stages"]}
     assert stages["notes"] == stages["outline"] == stages["transcript"] == "cached"
     assert stages["ledger"] == stages["review"] == "done"
+
+
+def test_a_typo_in_a_library_or_reviewer_file_takes_no_article_off_the_site(tmp_path):
+    inputs, outputs = tmp_path / "inputs", tmp_path / "outputs"
+    for name in ("one", "two"):
+        subtitles_talk(inputs, name)
+    public = outputs / "site" / "public"
+    with fake_endpoint(FakeEndpoint()) as url:
+        nightly_cli(url, inputs, outputs, TALK2ARTICLE_SITE_PUBLISH="approved")
+        for name in ("one", "two"):
+            approve(inputs, outputs, name)
+        nightly_cli(url, inputs, outputs, TALK2ARTICLE_SITE_PUBLISH="approved")
+        published = {p.parent.name for p in (public / "articles").glob("*/index.html")}
+        assert published == {"one", "two"}
+
+        (inputs / "corrections.yaml").write_text("corrections:\n- heard: [\n")
+        (inputs / "two" / "edits.yaml").write_text("edits: [\n")
+        stdout = nightly_cli(url, inputs, outputs, 1, TALK2ARTICLE_SITE_PUBLISH="approved")
+    assert record(outputs, "one")["status"] in MADE and record(outputs, "two")["status"] == "failed"
+    assert stdout.count("corrections.yaml") == 1  # said once, not once per talk
+    assert {p.parent.name for p in (public / "articles").glob("*/index.html")} == published
+    proof = (public / "proof" / "two" / "index.html").read_text()
+    assert "the last run failed" in proof and "edits.yaml" in proof
 
 
 def test_the_nightly_flow_spreads_talks_over_two_dask_workers(tmp_path, monkeypatch):
