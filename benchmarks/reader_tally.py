@@ -84,9 +84,8 @@ def tally(folder: Path) -> dict:
         given = [a[question] for a in answers if question in a]
         result[name] = round(mean(given), 3) if given else None
     result["readers"] = len(readers)
-    result["third_reader_needed"] = any(
-        result[lang]["spread"] > THIRD_READER for lang in ("en", "zh")
-    )
+    apart = any(result[lang]["spread"] > THIRD_READER for lang in ("en", "zh"))
+    result["third_reader_needed"] = apart and len(readers) < 3
     return result
 
 
