@@ -6,7 +6,8 @@ and its sources: the transcript with times and the deck's text slide by slide.
 
 Writes benchmarks/readings/<case>/<date>-<commit>/ and prints its path. Readers see the
 articles, sentences.*.txt and sources/ only; key.json (position -> the ledger sentences it
-prints, and the sentences the run flags for a reviewer, with why) is for reader_tally.py.
+prints and what they are, and the sentences the run flags for a reviewer, with why) is for
+reader_tally.py.
 sources/ is never committed (.gitignore): some cases' talks may not be copied.
 """
 
@@ -60,6 +61,16 @@ def paragraph_sentences(sentences: list[LedgerSentence], lang: str) -> list[tupl
     return found
 
 
+def sentence_kinds(ledger: Ledger) -> dict[str, str]:
+    """ledger id -> what the sentence is: its kind, and for a fact or item what its source
+    is ("fact/speech", "item/slide", "heading")."""
+    sources = {source.id: source.kind for source in ledger.sources}
+    return {
+        s.id: f"{s.kind}/{sources[s.source]}" if s.source in sources else s.kind
+        for s in ledger.sentences
+    }
+
+
 def transcript_text(transcript: Transcript) -> str:
     return "\n".join(f"[{clock(s.start)}] {s.text}" for s in transcript.segments) + "\n"
 
@@ -86,13 +97,15 @@ def pack(out: Path, target: Path) -> Path:
     ledger = EditedLedger.model_validate_json((out / "edited.json").read_text()).ledger
     sources = target / "sources"
     sources.mkdir(parents=True, exist_ok=True)
-    key: dict = {"sentences": {}, "flags": {}}
+    key: dict = {"sentences": {}, "kinds": {}, "flags": {}}
+    kinds = sentence_kinds(ledger)
     for lang in LANGS:
         shutil.copy(out / f"article.{lang}.md", target / f"article.{lang}.md")
         lines = []
         for n, (text, ids) in enumerate(printed(ledger, lang), start=1):
             position = f"{lang}-{n:02d}"
             key["sentences"][position] = ids
+            key["kinds"][position] = "items" if len(ids) > 1 else kinds[ids[0]]
             lines.append(f"{position} | {' '.join(text.split())}")
         (target / f"sentences.{lang}.txt").write_text("\n".join(lines) + "\n")
     transcript = Transcript.model_validate_json((out / "transcript.json").read_text())

@@ -9,7 +9,9 @@ A mark is a line `en-07 | edit | fragment | why` (or `| keep |`); the answers ar
 Per language: the sentences, the share marked edit, each class's share of the sentences,
 the share the run flags for a reviewer (key.json) and the share of the marked sentences it
 flags. `spread` is the largest difference between two readers' shares; above 0.10 a third
-reader is needed. The line is also written to tally.json in the folder.
+reader is needed. `kinds`: the same per kind of sentence (a fact from speech, a slide's
+item, a heading, ...), both languages together. The line is also written to tally.json in
+the folder.
 """
 
 import json
@@ -55,6 +57,20 @@ def language_figures(lang: str, key: dict, marks: dict) -> dict:
     }
 
 
+def kind_figures(key: dict, marks: dict) -> dict:
+    """Per kind of sentence (key.json's kinds: "fact/speech", "item/slide", ...), both
+    languages together: how many, the share marked edit and each class's share."""
+    found: dict = {}
+    for position, kind in key.get("kinds", {}).items():
+        verdict, cls = marks.get(position, ("keep", None))
+        entry = found.setdefault(kind, {"sentences": 0, "edit": 0, "classes": {}})
+        entry["sentences"] += 1
+        if verdict == "edit":
+            entry["edit"] += 1
+            entry["classes"][cls or "?"] = entry["classes"].get(cls or "?", 0) + 1
+    return found
+
+
 def averaged(figures: list[dict]) -> dict:
     """The mean of each figure over the readers (nested, None where no reader has one)."""
     first = figures[0]
@@ -66,16 +82,34 @@ def averaged(figures: list[dict]) -> dict:
     return round(mean(values), 3) if isinstance(values[0], float) else values[0]
 
 
+def by_kind(per_reader: list[dict]) -> dict:
+    """The kinds' figures as shares of their sentences, the mean over the readers."""
+    result = {}
+    for kind in per_reader[0]:
+        n = per_reader[0][kind]["sentences"]
+        classes = {c for r in per_reader for c in r[kind]["classes"]}
+        result[kind] = {
+            "sentences": n,
+            "share_edit": round(mean(r[kind]["edit"] for r in per_reader) / n, 3),
+            "classes": {
+                c: round(mean(r[kind]["classes"].get(c, 0) for r in per_reader) / n, 3)
+                for c in sorted(classes)
+            },
+        }
+    return result
+
+
 def tally(folder: Path) -> dict:
     key = json.loads((folder / "key.json").read_text())
     readers = sorted(folder.glob("reader-*.txt"))
     if not readers:
         raise SystemExit(f"no reader-*.txt in {folder}")
-    per_reader, answers = [], []
+    per_reader, answers, kinds = [], [], []
     for path in readers:
         marks, said = marks_of(path.read_text())
         per_reader.append({lang: language_figures(lang, key, marks) for lang in ("en", "zh")})
         answers.append(said)
+        kinds.append(kind_figures(key, marks))
     result = averaged(per_reader)
     for lang in ("en", "zh"):
         shares = [r[lang]["share_edit"] for r in per_reader]
@@ -83,6 +117,7 @@ def tally(folder: Path) -> dict:
     for question, name in (("mechanism explained", "mechanism_explained"), ("publishable",) * 2):
         given = [a[question] for a in answers if question in a]
         result[name] = round(mean(given), 3) if given else None
+    result["kinds"] = by_kind(kinds)
     result["readers"] = len(readers)
     apart = any(result[lang]["spread"] > THIRD_READER for lang in ("en", "zh"))
     result["third_reader_needed"] = apart and len(readers) < 3

@@ -48,4 +48,9 @@ def test_a_reading_is_packed_and_its_marks_tallied(tmp_path):
     assert figures["en"]["flagged_share"] == 0.2
     assert figures["en"]["flag_recall"] == 0.75  # 1 of 2 marked, 1 of 1
     assert figures["en"]["spread"] == 0.2 and figures["third_reader_needed"]
+    assert figures["kinds"]["fact/speech"] == {
+        "sentences": 2,  # en-04 and its Chinese, each said
+        "share_edit": 0.5,
+        "classes": {"fragment": 0.5},
+    }
     assert figures["mechanism_explained"] == 1.0 and figures["publishable"] == 0.25
