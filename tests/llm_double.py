@@ -84,19 +84,19 @@ def scripted_llm(
 # Distinct enough that the draft's repeat filter keeps them apart, with no digits so the
 # review's number check has nothing to flag.
 SENTENCES = (
-    "The speaker argues that reserving memory ahead of time wastes most of it.",
+    "Reserving memory ahead of time wastes most of the pool for every request.",
     "Requests are served in small steps so that short answers never wait for long ones.",
     "A shared pool lets several requests reuse the same prefix without copying it.",
     "The scheduler admits new work only while the pool still has room for it.",
-    "Measured on the speaker's own hardware, throughput rose clearly over the old setup.",
+    "Measured on one older machine, throughput rose clearly over the old setup.",
     "The approach helps little when every request is short and memory is plentiful.",
 )
 CHINESE = (
-    "演讲者认为，提前预留内存会浪费其中的大部分。",
+    "提前预留内存会浪费内存池的大部分。",
     "请求被分成小步处理，短回答不必等待长回答。",
     "共享的内存池让多个请求复用同一前缀而无需复制。",
     "调度器只在内存池仍有空间时接纳新的请求。",
-    "在演讲者自己的硬件上，吞吐量比旧方案明显提高。",
+    "在一台旧机器上测得，吞吐量比旧方案明显提高。",
     "当所有请求都很短且内存充足时，这种方法帮助不大。",
 )
 

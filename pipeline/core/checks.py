@@ -59,6 +59,30 @@ FIRST_PERSON = {
 }
 # The deck as the subject: the article states what a slide says, never that a slide says it.
 THE_DECK = {"en": re.compile(r"\bslides?\b", re.IGNORECASE), "zh": re.compile("幻灯片")}
+# The talk as the subject: a sentence whose subject (the start, after at most an opening
+# phrase) is the talk, its speaker or its audience followed by its verb, or that addresses
+# the audience, is about the talk, not about what the talk is about ("The talk track" is not).
+# In Chinese the role opens the sentence (or its clause after an opening phrase), not
+# followed by 的 or 自己 (a qualifier: 在演讲者自己的测试中); 你, 您, 大家 anywhere.
+VERB_AFTER = (
+    r"(?:[a-z]+(?:s|ed)|said|gave|began|made|told|spoke|wrote|saw|went|took|found|put|"
+    r"thought|meant|held|will|would|can|could|may|might|must|should|is|was|has|had|does|"
+    r"did|also|then|now|first|later|here)\b"
+)
+THE_TALK = {
+    "en": re.compile(
+        r"^(?:[^,.;]{0,40},\s*)?(?:according to\s+)?(?:the|this|our|today's)\s+(?:"
+        rf"(?:speaker|presenter|talk|presentation|lecture|session|audience)(?:\s+{VERB_AFTER}|,)"
+        r"|(?:speakers|presenters|presentations|sessions)\s+[a-z]+\b)"
+        r"|^(?:in|during)\s+(?:the|this|today's)\s+(?:talk|presentation|lecture|session)\b"
+        r"|\b(?:you|your|yours)\b",
+        re.IGNORECASE,
+    ),
+    "zh": re.compile(
+        r"^(?:[^，。；]{0,12}，)?(?:演讲者|主讲人|讲者|说话人|听众|(?:本次|这次|本)(?:讲座|演讲|分享))"
+        r"(?!的|自己)|大家|您|你们?"
+    ),
+}
 
 
 def names_of(text: str) -> list[str]:
@@ -154,9 +178,10 @@ def language_check(text: str, lang: str) -> SentenceCheck:
 
 
 def voice_check(text: str, lang: str, source: str = "") -> SentenceCheck:
-    """The article's voice: not the speaker's ("I", "我们"), and not a narrator of the deck
-    ("is discussed in the slide") where its source does not speak of a slide."""
-    said = FIRST_PERSON[lang].findall(text)
+    """The article's voice: not the speaker's ("I", "我们"), not about the talk or to its
+    audience ("The speaker said", "you"), and not a narrator of the deck ("is discussed in
+    the slide") where its source does not speak of a slide."""
+    said = FIRST_PERSON[lang].findall(text) + [m.group() for m in THE_TALK[lang].finditer(text)]
     if not THE_DECK[lang].search(source):
         said += THE_DECK[lang].findall(text)
     return SentenceCheck(check="voice", passed=not said, detail=", ".join(dict.fromkeys(said)))

@@ -59,8 +59,8 @@ ADVICE = {
     "names": "keep the names of the item exactly, add no other",
     "meaning": "say what the item says",
     "language": "write every word in the language asked for",
-    "voice": "write about the talk, without I, we or our (use the passive or 'the speaker'), "
-    "and state what the item says, not that a slide says it",
+    "voice": "state the fact itself, with the system, method or result as the subject: "
+    "no I, we, our or you, and not that the speaker, the talk or a slide says it",
     "length": "say all of the item and nothing more",
     "sentence": "write one full sentence that ends with a full stop",
 }

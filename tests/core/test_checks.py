@@ -106,6 +106,34 @@ def test_a_translation_that_drops_a_numbers_direction_says_another_number():
     )
 
 
+def test_a_sentence_about_the_talk_or_to_its_audience_is_not_in_the_articles_voice():
+    for about in (
+        "The speaker said that continuous batching changes the scheduler.",
+        "This talk discusses making constrained decoding faster.",
+        "According to the presenter, the cache holds 4 GB.",
+        "In this talk, jump forward is compared with plain decoding.",
+        "As shown earlier, the speakers compare two backends.",
+        "You can see that the waste drops below 4%.",
+    ):
+        assert not voice_check(about, "en").passed, about
+    for zh in (
+        "讲者指出，浪费降到 4% 以下。",
+        "大家可以看到浪费降到了 4% 以下。",
+        "本次讲座介绍了分页。",
+    ):
+        assert not voice_check(zh, "zh").passed, zh
+    assert voice_check("在演讲者自己的基准测试中，吞吐量是 2.2 倍。", "zh").passed
+    for stated in (
+        "Continuous batching lets new requests join at every decoding step.",
+        "Speaker diarization labels who spoke when.",  # a subject of its own, no role
+        "The talk track of the conference had 40 sessions, one on vLLM.",
+        "The scheduler admits requests as blocks free up.",
+        "In the speaker's own benchmark, throughput was 2.2 times higher.",  # a qualifier
+    ):
+        assert voice_check(stated, "en").passed, stated
+    assert voice_check("连续批处理让新请求在每个解码步加入。", "zh").passed
+
+
 def test_a_rewrite_that_narrates_the_deck_is_not_in_the_articles_voice():
     line = FactSource(
         id="s-03.2", unit="s-03", kind="slide", text="Speculative decoding training acceleration",

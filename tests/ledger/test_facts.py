@@ -156,7 +156,7 @@ def test_a_title_case_slide_line_stays_the_label_the_deck_shows_without_a_call()
         ]
     )
     sources = fact_sources(agenda)
-    llm, endpoint = scripted_llm(answering(lambda _, t: f"The speaker discusses {t}."))
+    llm, endpoint = scripted_llm(answering(lambda _, t: f"Hierarchical caching is {t}."))
     ledger = rewrite_facts(sources, "en", llm, PROMPT, [])
     assert [s.kind for s in ledger] == ["item", "fact"] and len(endpoint.requests) == 1
     assert ledger[0].en.text == "Hierarchical KV Caching Integration" and ledger[0].en.calls == 0
