@@ -62,6 +62,10 @@ STEM = 5  # words sharing their first five letters match: "batches", "batching"
 # subject, so it counts WORD_DISCOUNT less (no invented sentence of that file passes).
 WORD_DISCOUNT = 0.1
 ECHO_MIN_CHARS = 20  # shorter fixed lines ("Article:") are too generic to flag
+# The same for Chinese, 3-4 times denser than English letters (the 14-character line of the
+# translation prompt fell under ECHO_MIN_CHARS): on the 1,008 printed sentences of
+# benchmarks/readings (2026-12-06), 6 to 12 characters flag only the one echo readers found.
+ECHO_MIN_CJK = 10
 ECHO_SIMILARITY = 90
 # A sentence or clause of at least these many words (Chinese characters) repeats an
 # earlier one at this rapidfuzz ratio, or when all of it sits inside one at CONTAINED.
@@ -253,7 +257,13 @@ def prompt_lines(prompts: list[Prompt], extra: tuple[str, ...] = ()) -> list[str
         pieces += text.splitlines()
         pieces += CLAUSE_END.split(" ".join(text.split()))
     pieces = [p.strip(" -") for p in [*pieces, *extra]]
-    return list(dict.fromkeys(p for p in pieces if len(p) >= ECHO_MIN_CHARS))
+    return list(dict.fromkeys(p for p in pieces if echo_sized(p)))
+
+
+def echo_sized(text: str) -> bool:
+    """Long enough that matching a prompt line is no chance: in letters or in Chinese."""
+    cjk = sum(len(run) for run in CJK_RUN.findall(text))
+    return len(text.strip()) >= ECHO_MIN_CHARS or cjk >= ECHO_MIN_CJK
 
 
 def mentions(text: str, term: str) -> bool:
@@ -288,7 +298,7 @@ def is_echo(text: str, lines: list[str]) -> bool:
     matches some part of a prompt line by chance."""
     if REPLY_FORMAT.search(text):
         return True
-    if len(text.strip()) < ECHO_MIN_CHARS:
+    if not echo_sized(text):
         return False
     lowered = text.lower()
     return any(fuzz.partial_ratio(line.lower(), lowered) >= ECHO_SIMILARITY for line in lines)

@@ -78,6 +78,13 @@ def test_prompt_lines_and_the_revise_note_are_echoes():
     assert not is_echo("Blocks hold 16 tokens each, so memory is handed out in pieces.", lines)
 
 
+def test_a_chinese_prompt_line_said_back_is_an_echo_though_it_is_short_in_letters():
+    lines = prompt_lines([load_prompt("translate_sentences_zh")])
+    said_back = '把下面这一句翻译成简体中文：{ "name": "John Doe", "age": 30 }。'
+    assert is_echo(said_back, lines)
+    assert not is_echo("把缓存分成固定大小的块，按需分配给每个请求。", lines)
+
+
 def test_sentences_in_the_wrong_language():
     english = "Blocks hold 16 tokens. 块大小是 16 个 token。"
     assert wrong_language_sentences(english, "en") == ["块大小是 16 个 token。"]
