@@ -5,7 +5,8 @@ the readers.
     python benchmarks/reader_tally.py benchmarks/readings/<case>/<date>-<commit>/
 
 A mark is a line `en-07 | edit | fragment | why` (or `| keep |`); the answers are the lines
-`mechanism explained: yes|no` and `publishable: yes|no` (or per language: `en yes, zh no`).
+`mechanism explained: yes|no` and `publishable: yes|no` (or per language, `en yes, zh no`,
+counted as the share of yes).
 Per language: the sentences, the share marked edit, each class's share of the sentences,
 the share the run flags for a reviewer (key.json) and the share of the marked sentences it
 flags. `spread` is the largest difference between two readers' shares; above 0.10 a third
@@ -43,16 +44,19 @@ def marks_of(text: str) -> tuple[dict[str, tuple[str, str | None]], dict[str, fl
 
 
 def language_figures(lang: str, key: dict, marks: dict) -> dict:
+    """Shares of the sentences the reader marked (a line left unmarked is counted apart,
+    not as a keep); the flagged share of all of them."""
     positions = [p for p in key["sentences"] if p.startswith(f"{lang}-")]
     flagged = {p for p in positions if set(key["sentences"][p]) & set(key["flags"])}
-    edits = {p: marks[p][1] for p in positions if p in marks and marks[p][0] == "edit"}
-    n = max(len(positions), 1)
+    marked = [p for p in positions if p in marks]
+    edits = {p: marks[p][1] for p in marked if marks[p][0] == "edit"}
+    n = max(len(marked), 1)
     return {
         "sentences": len(positions),
-        "unmarked": sum(p not in marks for p in positions),
+        "unmarked": len(positions) - len(marked),
         "share_edit": len(edits) / n,
         "classes": {c: sum(k == c for k in edits.values()) / n for c in CLASSES},
-        "flagged_share": len(flagged) / n,
+        "flagged_share": len(flagged) / max(len(positions), 1),
         "flag_recall": len(flagged & set(edits)) / len(edits) if edits else None,
     }
 
@@ -62,7 +66,9 @@ def kind_figures(key: dict, marks: dict) -> dict:
     languages together: how many, the share marked edit and each class's share."""
     found: dict = {}
     for position, kind in key.get("kinds", {}).items():
-        verdict, cls = marks.get(position, ("keep", None))
+        if position not in marks:
+            continue
+        verdict, cls = marks[position]
         entry = found.setdefault(kind, {"sentences": 0, "edit": 0, "classes": {}})
         entry["sentences"] += 1
         if verdict == "edit":
@@ -77,23 +83,22 @@ def averaged(figures: list[dict]) -> dict:
     if isinstance(first, dict):
         return {k: averaged([f[k] for f in figures]) for k in first}
     values = [f for f in figures if f is not None]
-    if not values:
-        return None
-    return round(mean(values), 3) if isinstance(values[0], float) else values[0]
+    return round(mean(values), 3) if values else None
 
 
 def by_kind(per_reader: list[dict]) -> dict:
-    """The kinds' figures as shares of their sentences, the mean over the readers."""
+    """The kinds' figures as shares of the sentences each reader marked, the mean over the
+    readers who marked any of that kind."""
     result = {}
-    for kind in per_reader[0]:
-        n = per_reader[0][kind]["sentences"]
-        classes = {c for r in per_reader for c in r[kind]["classes"]}
+    for kind in sorted({k for r in per_reader for k in r}):
+        entries = [r[kind] for r in per_reader if kind in r and r[kind]["sentences"]]
+        classes = sorted({c for e in entries for c in e["classes"]})
         result[kind] = {
-            "sentences": n,
-            "share_edit": round(mean(r[kind]["edit"] for r in per_reader) / n, 3),
+            "sentences": max(e["sentences"] for e in entries),
+            "share_edit": round(mean(e["edit"] / e["sentences"] for e in entries), 3),
             "classes": {
-                c: round(mean(r[kind]["classes"].get(c, 0) for r in per_reader) / n, 3)
-                for c in sorted(classes)
+                c: round(mean(e["classes"].get(c, 0) / e["sentences"] for e in entries), 3)
+                for c in classes
             },
         }
     return result

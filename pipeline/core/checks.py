@@ -59,28 +59,31 @@ FIRST_PERSON = {
 }
 # The deck as the subject: the article states what a slide says, never that a slide says it.
 THE_DECK = {"en": re.compile(r"\bslides?\b", re.IGNORECASE), "zh": re.compile("幻灯片")}
-# The talk as the subject: a sentence whose subject (the start, after at most an opening
-# phrase) is the talk, its speaker or its audience followed by its verb, or that addresses
-# the audience, is about the talk, not about what the talk is about ("The talk track" is not).
-# In Chinese the role opens the sentence (or its clause after an opening phrase), not
-# followed by 的 or 自己 (a qualifier: 在演讲者自己的测试中); 你, 您, 大家 anywhere.
-VERB_AFTER = (
-    r"(?:[a-z]+(?:s|ed)|said|gave|began|made|told|spoke|wrote|saw|went|took|found|put|"
-    r"thought|meant|held|will|would|can|could|may|might|must|should|is|was|has|had|does|"
-    r"did|also|then|now|first|later|here)\b"
+# The talk as the subject: a sentence whose subject is the talk or its speaker and whose
+# verb is one of saying or showing ("The speaker said", "This talk covers", "讲者指出") is
+# about the talk, not about what the talk is about. The verb is what tells: "The session is
+# closed", "The speaker embeddings are clustered" and 说话人识别模型 are technical subjects.
+REPORTING = (
+    r"(?:says|said|states|stated|shows|showed|explains|explained|notes that|noted|describes|"
+    r"described|discusses|discussed|presents|presented|demonstrates|demonstrated|compares|compared|"
+    r"introduces|introduced|mentions|mentioned|argues|argued|highlights|highlighted|"
+    r"covers|covered|walks|walked|talks|talked|points out|pointed out|will|would|also|then)"
+)
+ROLE = (
+    r"(?:speakers?|presenters?|(?:this|today['’]s|our)\s+(?:talk|presentation|lecture|session)s?)"
 )
 THE_TALK = {
     "en": re.compile(
-        r"^(?:[^,.;]{0,40},\s*)?(?:according to\s+)?(?:the|this|our|today's)\s+(?:"
-        rf"(?:speaker|presenter|talk|presentation|lecture|session|audience)(?:\s+{VERB_AFTER}|,)"
-        r"|(?:speakers|presenters|presentations|sessions)\s+[a-z]+\b)"
-        r"|^(?:in|during)\s+(?:the|this|today's)\s+(?:talk|presentation|lecture|session)\b"
-        r"|\b(?:you|your|yours)\b",
+        rf"^(?:[^,.;]{{0,40}},\s*)?(?:the\s+|this\s+|our\s+)?{ROLE}\s+{REPORTING}\b"
+        rf"|\b(?:according to|as)\s+(?:the\s+)?{ROLE}\b"
+        r"|^(?:[^,.;]{0,40},\s*)?(?:the\s+)?(?:speakers|presenters)\s+(?:say|show|explain|compare|discuss|present|"
+        r"describe|note|argue|mention|introduce|highlight|cover)\b"
+        r"|^(?:in|during)\s+(?:this|today['’]s|our)\s+(?:talk|presentation|lecture|session)\b",
         re.IGNORECASE,
     ),
     "zh": re.compile(
-        r"^(?:[^，。；]{0,12}，)?(?:演讲者|主讲人|讲者|说话人|听众|(?:本次|这次|本)(?:讲座|演讲|分享))"
-        r"(?!的|自己)|大家|您|你们?"
+        r"(?:演讲者|主讲人|讲者|说话人|(?:本次|这次|这场|本)(?:讲座|演讲|分享))(?:首先|也|还|又|则|所|自己)?"
+        r"(?:指出|认为|表示|提到|介绍|说|讲到|展示|讨论|比较|强调|解释|演示|分享了|谈到|总结|回顾)"
     ),
 }
 

@@ -106,32 +106,41 @@ def test_a_translation_that_drops_a_numbers_direction_says_another_number():
     )
 
 
-def test_a_sentence_about_the_talk_or_to_its_audience_is_not_in_the_articles_voice():
+def test_a_sentence_about_the_talk_is_not_in_the_articles_voice():
     for about in (
         "The speaker said that continuous batching changes the scheduler.",
         "This talk discusses making constrained decoding faster.",
         "According to the presenter, the cache holds 4 GB.",
         "In this talk, jump forward is compared with plain decoding.",
         "As shown earlier, the speakers compare two backends.",
-        "You can see that the waste drops below 4%.",
+        "The speaker will demonstrate how a schema becomes a mask.",
+        "Today’s talk covers paging.",
     ):
         assert not voice_check(about, "en").passed, about
-    for zh in (
+    for about in (
         "讲者指出，浪费降到 4% 以下。",
-        "大家可以看到浪费降到了 4% 以下。",
+        "据讲者介绍，浪费降到了 4%。",
         "本次讲座介绍了分页。",
     ):
-        assert not voice_check(zh, "zh").passed, zh
-    assert voice_check("在演讲者自己的基准测试中，吞吐量是 2.2 倍。", "zh").passed
-    for stated in (
+        assert not voice_check(about, "zh").passed, about
+    for stated in (  # a technical subject, or a verb that is not one of saying or showing
         "Continuous batching lets new requests join at every decoding step.",
-        "Speaker diarization labels who spoke when.",  # a subject of its own, no role
+        "Speaker diarization labels who spoke when.",
         "The talk track of the conference had 40 sessions, one on vLLM.",
-        "The scheduler admits requests as blocks free up.",
-        "In the speaker's own benchmark, throughput was 2.2 times higher.",  # a qualifier
+        "The session is closed when the client leaves.",
+        "The speaker embeddings are clustered.",
+        "In the presentation layer, data is encoded.",
+        "In the speaker's own benchmark, throughput was 2.2 times higher.",
+        "How do you size the KV cache?",  # a question of the companion may ask "you"
+        "Attention Is All You Need introduced the Transformer.",
     ):
         assert voice_check(stated, "en").passed, stated
-    assert voice_check("连续批处理让新请求在每个解码步加入。", "zh").passed
+    for stated in (
+        "在演讲者自己的基准测试中，吞吐量是 2.2 倍。",
+        "说话人识别模型把音频分段。",
+        "迷你版模型只有 1.5B。",
+    ):
+        assert voice_check(stated, "zh").passed, stated
 
 
 def test_a_rewrite_that_narrates_the_deck_is_not_in_the_articles_voice():

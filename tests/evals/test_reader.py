@@ -35,22 +35,24 @@ def test_a_reading_is_packed_and_its_marks_tallied(tmp_path):
     (reading / "key.json").write_text(json.dumps(key))
 
     (reading / "reader-1.txt").write_text(
-        "en-01 | keep | | fine\nen-04 | edit | fragment | a label\nen-05 | edit | meta | x\n"
-        "zh-01 | keep\nmechanism explained: yes\npublishable: no\n"
+        "en-01 | keep | | fine\nen-02 | keep\nen-03 | keep\nen-04 | edit | fragment | a label\n"
+        "en-05 | edit | meta | x\nzh-01 | keep\nmechanism explained: yes\npublishable: no\n"
     )
-    (reading / "reader-2.txt").write_text(
-        "en-04 | edit | fragment | label\npublishable: en yes, zh no\n"
+    (reading / "reader-2.txt").write_text(  # stopped before en-05
+        "en-01 | keep\nen-02 | keep\nen-03 | keep\nen-04 | edit | fragment | label\n"
+        "publishable: en yes, zh no\n"
     )
     figures = script("reader_tally").tally(reading)
     assert figures["readers"] == 2 and figures["en"]["sentences"] == 5
-    assert figures["en"]["share_edit"] == 0.3  # 2 of 5, 1 of 5
-    assert figures["en"]["classes"]["fragment"] == 0.2 and figures["en"]["classes"]["meta"] == 0.1
+    assert figures["en"]["unmarked"] == 0.5  # a line left unmarked is no keep
+    assert figures["en"]["share_edit"] == 0.325  # 2 of 5 marked, 1 of 4 marked
+    assert figures["en"]["classes"]["fragment"] == 0.225 and figures["en"]["classes"]["meta"] == 0.1
     assert figures["en"]["flagged_share"] == 0.2
     assert figures["en"]["flag_recall"] == 0.75  # 1 of 2 marked, 1 of 1
-    assert figures["en"]["spread"] == 0.2 and figures["third_reader_needed"]
-    assert figures["kinds"]["fact/speech"] == {
-        "sentences": 2,  # en-04 and its Chinese, each said
-        "share_edit": 0.5,
-        "classes": {"fragment": 0.5},
+    assert figures["en"]["spread"] == 0.15 and figures["third_reader_needed"]
+    assert figures["kinds"]["fact/speech"] == {  # en-04, said; its Chinese is unmarked
+        "sentences": 1,
+        "share_edit": 1.0,
+        "classes": {"fragment": 1.0},
     }
     assert figures["mechanism_explained"] == 1.0 and figures["publishable"] == 0.25
