@@ -181,9 +181,9 @@ def language_check(text: str, lang: str) -> SentenceCheck:
 
 
 def voice_check(text: str, lang: str, source: str = "") -> SentenceCheck:
-    """The article's voice: not the speaker's ("I", "我们"), not about the talk or to its
-    audience ("The speaker said", "you"), and not a narrator of the deck ("is discussed in
-    the slide") where its source does not speak of a slide."""
+    """The article's voice: not the speaker's ("I", "我们"), not about the talk ("The speaker
+    said", "This talk covers"), and not a narrator of the deck ("is discussed in the slide")
+    where its source does not speak of a slide."""
     said = FIRST_PERSON[lang].findall(text) + [m.group() for m in THE_TALK[lang].finditer(text)]
     if not THE_DECK[lang].search(source):
         said += THE_DECK[lang].findall(text)
