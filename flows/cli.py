@@ -115,7 +115,7 @@ def nightly(
         site, settings.inputs_dir, opts.publish, opts.topics, opts.paths
     ):
         console.print(f"nothing changed: {len(fresh)} talks are current", markup=False)
-        say_warnings(library_warnings(settings))
+        say_warnings(library_warnings(settings, fresh))
         return
     quiet_prefect(verbose=False)
     from flows.nightly import nightly as nightly_flow

@@ -82,7 +82,7 @@ def nightly(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -> 
         if FlowRunContext.get() is not None:
             publish_artifacts(dashboard)
     slugs = [talk_slug(folder, settings.inputs_dir) for folder in fresh]
-    warnings = library_warnings(settings) + warnings
+    warnings = library_warnings(settings, changed + fresh) + warnings
     return NightlyReport(
         fresh=slugs, records=records, site=built, warnings=warnings, regressions=flagged
     )

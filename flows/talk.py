@@ -108,14 +108,15 @@ def is_fresh(folder: Path, settings: Settings, shared: str | None = None) -> boo
     )
 
 
-def library_warnings(settings: Settings) -> list[str]:
+def library_warnings(settings: Settings, folders: list[Path] | None = None) -> list[str]:
     """What is wrong with the library's own files (inputs/corrections.yaml), said once for
-    a command rather than once per talk."""
+    a command rather than once per talk; `folders`: the talk folders, if already found."""
     listed = library_corrections(settings.inputs_dir, settings.outputs_dir)
-    try:
-        folders = discover_talks(settings.inputs_dir, settings.outputs_dir)
-    except StageFailure:
-        folders = []
+    if folders is None:
+        try:
+            folders = discover_talks(settings.inputs_dir, settings.outputs_dir)
+        except StageFailure:
+            folders = []
     talks = {talk_slug(folder, settings.inputs_dir): deck_names(folder) for folder in folders}
     problem = [listed.warning()] if listed.problem else []
     return problem + (unmatched(listed.corrections, talks) if talks else [])
