@@ -199,25 +199,27 @@ def length_check(text: str, source: str) -> SentenceCheck:
     return SentenceCheck(check="length", passed=low <= ratio <= high, detail=f"{ratio:.2f}")
 
 
-def sentence_check(text: str) -> SentenceCheck:
-    """A fact is said as a sentence: it ends as one (a slide's label does not)."""
-    ends = text.rstrip().endswith(SENTENCE_ENDS)
-    return SentenceCheck(check="sentence", passed=ends, detail="" if ends else "no full stop")
+def sentence_check(text: str, lang: str) -> SentenceCheck:
+    """A fact is said as a sentence: it ends as one, and in English is no label in title
+    case."""
+    if not text.rstrip().endswith(SENTENCE_ENDS):
+        return SentenceCheck(check="sentence", passed=False, detail="no full stop")
+    label = lang == "en" and is_title_case(text)
+    return SentenceCheck(check="sentence", passed=not label, detail="a label" if label else "")
 
 
 def rewrite_checks(text: str, source: FactSource, lang: str) -> list[SentenceCheck]:
     """A fact's rewrite against its own source (its slide's title or table's header, the
-    same unit, may supply a number or a name). What was said is rewritten as a sentence; a
-    slide line or table row may stay a label, listed as the slide lists it."""
-    checks = [
+    same unit, may supply a number or a name): a written sentence, whatever the source."""
+    return [
         number_check(text, source.text, source.context),
         name_check(text, source.text, source.context),
         meaning_check(text, source.text, lang, lang),
         language_check(text, lang),
         voice_check(text, lang, source.text),
         length_check(text, source.text),
+        sentence_check(text, lang),
     ]
-    return checks if source.shown else [*checks, sentence_check(text)]
 
 
 def grounded_checks(text: str, source: str) -> list[SentenceCheck]:

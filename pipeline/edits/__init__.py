@@ -26,10 +26,9 @@ from pipeline.schema.edits import (
     Edits,
     StaleEdit,
 )
-from pipeline.schema.ledger import Ledger, LedgerSentence, Written
+from pipeline.schema.ledger import COMPOSED, Ledger, LedgerSentence, Written
 from pipeline.talk import EDITS_FILE
 
-COMPOSED = ("heading", "title", "summary", "lead")  # no single source: bound to their text
 # edits.yaml's limit: one edit per sentence (record_edit folds the others) of at most ~16 KB
 # (two texts of 2,000 CJK characters and the originals), for 250 sentences.
 MAX_EDITS_BYTES = 4 * 1024 * 1024

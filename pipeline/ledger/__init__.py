@@ -19,7 +19,7 @@ from pipeline.core.checks import composed_checks
 from pipeline.core.prompts import Prompt, load_prompt
 from pipeline.core.text import other_language
 from pipeline.ledger.arrange import PlannedChapter, arrange
-from pipeline.ledger.facts import as_said, fact_sentence, rewrite_facts
+from pipeline.ledger.facts import rewrite_facts
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
 from pipeline.notes import what_it_states
@@ -69,36 +69,14 @@ def composed(id: str, kind: SentenceKind, text: str, facts: str, lang: str) -> L
     return LedgerSentence(id=id, kind=kind, **{lang: written})
 
 
-def stated(planned: PlannedChapter, facts: dict[str, LedgerSentence], lang: str) -> list[list]:
-    """The chapter's paragraphs of fact sentences. Speech whose rewrite failed twice is left
-    out (speech as said is no sentence of an article) and the slide lines it stated stand in
-    its place as shown, marked; a slide line whose rewrite failed stays as shown, marked."""
-    paragraphs = []
-    for paragraph in planned.paragraphs:
-        kept = []
-        for fact in paragraph:
-            if fact.shown or not facts[fact.id].text(lang).fallback:
-                kept.append(facts[fact.id])
-            else:  # the line stands as shown, with what the speech's rewrite failed
-                said = facts[fact.id].text(lang)
-                spares = planned.spares.get(fact.id, [])
-                update = {"rejected": said.rejected, "calls": said.calls}
-                shown = [as_said(s, lang).model_copy(update=update) for s in spares]
-                kept += [fact_sentence(s, lang, w) for s, w in zip(spares, shown, strict=True)]
-        paragraphs += [kept] if kept else []
-    return paragraphs
-
-
 def chapters_of(
     planned: list[PlannedChapter], facts: dict[str, LedgerSentence], notes: Notes, lang: str
 ) -> tuple[list[LedgerChapter], list[LedgerSentence]]:
-    """The ledger's chapters and their sentences, headings first; a heading is checked
-    against what its sections state, as the outline chose it."""
+    """The ledger's planned chapters and their sentences, headings first; a heading is
+    checked against what its sections state, as the outline chose it."""
     chapters, sentences, sections = [], [], notes.by_id()
     for plan in planned:
-        paragraphs = stated(plan, facts, lang)
-        if not paragraphs:
-            continue
+        paragraphs = [[facts[fact.id] for fact in paragraph] for paragraph in plan.paragraphs]
         said = what_it_states([sections[s] for s in plan.chapter.sections])
         heading = composed(
             f"h-{plan.chapter.sections[0]}", "heading", plan.chapter.title, said, lang
@@ -124,7 +102,8 @@ def write_ledger(
     prompts: LedgerPrompts,
 ) -> Ledger:
     """The article's sentences in both languages: facts rewritten one source at a time in
-    the talk's language, arranged by code, then each sentence translated."""
+    the talk's language, arranged by code, then each sentence translated; a fact whose
+    rewrite or translation failed twice stays in the plan, not in the printed chapters."""
     lang = outline.language
     planned = arrange(outline, notes, fact_sources(evidence), vocabulary)
     chosen = [f for plan in planned for f in plan.facts]
@@ -149,8 +128,8 @@ def write_ledger(
         title=title.id,
         summary=summary.id,
         tags=outline.tags,
-        chapters=chapters,
-        sources=chosen + [s for plan in planned for spare in plan.spares.values() for s in spare],
+        plan=chapters,
+        sources=chosen,
         sentences=sentences,
     )
-    return ledger.marked()
+    return ledger.arranged().marked()

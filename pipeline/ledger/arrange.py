@@ -4,9 +4,9 @@ the order the talk says them; consecutive facts of one slide (or one stretch of 
 make a paragraph.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from pipeline.notes.select import covering, select_facts
+from pipeline.notes.select import select_facts
 from pipeline.schema import Notes, Outline
 from pipeline.schema.article import Chapter
 from pipeline.schema.ledger import FactSource
@@ -21,12 +21,10 @@ MIN_CHAPTER_FACTS = 3  # a chapter says at least this much, or joins its neighbo
 
 @dataclass
 class PlannedChapter:
-    """An outline chapter and the facts it states, in paragraphs; `spares` are the slide
-    lines a sentence said states whole, by that sentence's id (they stand in if it fails)."""
+    """An outline chapter and the facts it states, in paragraphs."""
 
     chapter: Chapter
     paragraphs: list[list[FactSource]]
-    spares: dict[str, list[FactSource]] = field(default_factory=dict)
 
     @property
     def facts(self) -> list[FactSource]:
@@ -60,13 +58,11 @@ def without_stubs(chapters: list[PlannedChapter]) -> list[PlannedChapter]:
             continue
         if kept and len(planned.facts) < MIN_CHAPTER_FACTS:
             kept[-1].paragraphs += planned.paragraphs
-            kept[-1].spares |= planned.spares
         else:
             kept.append(planned)
     if len(kept) > 1 and len(kept[0].facts) < MIN_CHAPTER_FACTS:
         first = kept.pop(0)
         kept[0].paragraphs[:0] = first.paragraphs
-        kept[0].spares |= first.spares
     return kept
 
 
@@ -83,15 +79,5 @@ def arrange(
         own = [s for s in sources if s.unit in set(unit_ids) and s.id not in placed]
         placed |= {s.id for s in own}
         chosen = select_facts(in_talk_order(own, unit_ids), vocabulary, MAX_FACTS)
-        planned.append(PlannedChapter(chapter, paragraphs_of(chosen), spares_of(own, chosen)))
+        planned.append(PlannedChapter(chapter, paragraphs_of(chosen)))
     return without_stubs(planned)
-
-
-def spares_of(own: list[FactSource], chosen: list[FactSource]) -> dict[str, list[FactSource]]:
-    """The slide lines left out because a chosen sentence said states them, by its id."""
-    said = [s for s in chosen if not s.shown]
-    spares: dict[str, list[FactSource]] = {}
-    for line in (s for s in own if s.shown and s not in chosen):
-        if (cover := covering(line, said)) is not None:
-            spares.setdefault(cover.id, []).append(line)
-    return spares

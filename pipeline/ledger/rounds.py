@@ -1,8 +1,10 @@
 """Sentences written by the model one at a time and checked one by one: every job is one
 sentence from one source, asked in a call of its own and checked against its own source
-alone. A job that fails is asked once more with what failed; a job that fails twice takes
-its fallback, marked. At most two calls per job, or one when the job says so: a sentence
-gets at most three calls in all, its rewrite's and its translation's.
+alone. A job that fails is asked once more with what failed; a job that fails twice is
+left out, its last answer kept for reviewers with what it failed (a heading, title or
+summary, which the article cannot do without, keeps its best answer, marked). At most
+two calls per job, or one when the job says so: a sentence gets at most three calls in
+all, its rewrite's and its translation's.
 
 One job per call, measured (benchmarks/ledger_facts.py, sglang-2025 and
 zh-inference-frameworks sources): six per call, the 1.5B copied every item (verified 0.33
@@ -28,14 +30,15 @@ MAX_SENTENCE_CHARS = 500
 @dataclass(frozen=True)
 class Job:
     """One sentence to write: its id, the item the prompt gives, the prompt's values for it,
-    how an answer is checked and what stands in when two answers fail (given those)."""
+    how an answer is checked, whether it is asked twice, and whether its best failed answer
+    stands (`keep_best`) rather than being left out."""
 
     id: str
     line: str
     check: Callable[[str], list[SentenceCheck]]
-    fallback: Callable[[list[Written]], Written]
     values: dict[str, str] = field(default_factory=dict)
     retry: bool = True
+    keep_best: bool = False
 
 
 class SentenceReply(BaseModel):
@@ -86,9 +89,23 @@ def one_round(
     }
 
 
+def given_up(job: Job, tries: list[Written]) -> Written:
+    """What stands when every answer failed: the last, left out; for a `keep_best` job the
+    answer in the right language with fewest failed checks (the first on a tie), unless
+    none said anything."""
+    answered = [t for t in tries if t.text] if job.keep_best else []
+
+    def rank(answer: Written) -> tuple[bool, int]:
+        failed = answer.failed()
+        return any(c.check == "language" for c in failed), len(failed)
+
+    chosen = min(answered, key=rank) if answered else tries[-1]
+    return chosen.model_copy(update={"left_out": not answered, "rejected": chosen.failed()})
+
+
 def written(jobs: list[Job], llm: LLM, prompt: Prompt) -> dict[str, Written]:
-    """Each job's sentence by id: the first answer that passes every check, else its
-    fallback."""
+    """Each job's sentence by id: the first answer that passes every check, else what
+    `given_up` keeps."""
 
     def ask(job: Job, revise: str, variant: int) -> str:
         return asked(job, llm, prompt, revise, variant)
@@ -99,6 +116,6 @@ def written(jobs: list[Job], llm: LLM, prompt: Prompt) -> dict[str, Written]:
     done = {}
     for job in jobs:
         tries = [first[job.id], *([second[job.id]] if job.id in second else [])]
-        chosen = next((t for t in tries if t.verified), None) or job.fallback(tries)
+        chosen = next((t for t in tries if t.verified), None) or given_up(job, tries)
         done[job.id] = chosen.model_copy(update={"calls": len(tries)})
     return done

@@ -120,19 +120,12 @@ def question_checks(text: str, answer: str, lang: str) -> list[SentenceCheck]:
     ]
 
 
-def dropped(tries: list[Written]) -> Written:
-    """A question that failed twice: marked, and left out of the companion."""
-    last = tries[-1]
-    return last.model_copy(update={"fallback": True, "rejected": last.failed()})
-
-
 def asked(topics: list[Topic], title: str, lang: str, llm: LLM, prompt: Prompt) -> dict:
     jobs = [
         Job(
             id=f"q-{n}",
             line=f"(chapter: {topic.chapter}) {topic.answer(lang)}",
             check=partial(question_checks, answer=topic.context(lang), lang=lang),
-            fallback=dropped,
             values={"title": title},
         )
         for n, topic in enumerate(topics, start=1)
@@ -153,7 +146,7 @@ def kept_questions(
     for n, topic in enumerate(topics, start=1):
         question = answers[f"q-{n}"]
         earlier = [sentence.text(lang).text for sentence, _ in kept]
-        if question.fallback or duplicate_of(question.text, earlier) is not None:
+        if question.left_out or duplicate_of(question.text, earlier) is not None:
             revisions.append(dropped_for(f"{lang} Q{n}", question))
             continue
         sentence = LedgerSentence(
@@ -182,7 +175,7 @@ def write_questions(
     items: dict[str, list[QuestionAnswer]] = {lang: [], target: []}
     for sentence, (_, topic) in zip(translated, kept, strict=True):
         translation = sentence.text(target)
-        if translation.fallback or not translation.text.rstrip().endswith(QUESTION_MARKS):
+        if translation.left_out or not translation.text.rstrip().endswith(QUESTION_MARKS):
             # a translation that no longer asks is no question: both languages go
             revisions.append(dropped_for(f"{target} {sentence.id}", translation, "no question"))
             continue

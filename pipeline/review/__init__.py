@@ -240,5 +240,5 @@ def review(
         check_own_words(source, evidence),
     ]
     verdict = "pass" if all(c.passed for c in checks) else "fail"
-    card = review_card(draft, checks, draft.fallbacks)
+    card = review_card(draft, checks)
     return Review(checks=checks, verdict=verdict, revisions=draft.revisions, card=card)

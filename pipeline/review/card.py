@@ -234,19 +234,31 @@ def strengths_of(draft: Draft, checks: list[Check], lang: str = "zh") -> list[st
     return found
 
 
-def fallback_line(fallbacks: list[str], lang: str) -> str | None:
-    """Where the model answered badly and a fallback stands in: a reviewer reads those."""
-    if not fallbacks:
-        return None
-    where = listed([place_of(f.split(": ", 1)[0], lang) for f in fallbacks], lang)
-    if lang == "zh":
-        return (
-            f"其中 {len(fallbacks)} 处模型回答未通过检查，由后备文字代替（{where}），请重点复核。"
+def model_failure_lines(revisions: list[Revision], lang: str) -> list[str]:
+    """Where the model answered badly: a heading, title or summary kept with what its best
+    answer failed (places a reviewer reads first), and the facts left out (listed on the
+    proofreading page)."""
+    kept = [place_of(r.where, lang) for r in revisions if r.action in UNRESOLVED]
+    left = sum(r.action == "dropped" for r in revisions)
+    zh = lang == "zh"
+    lines = []
+    if kept:
+        where = listed(kept, lang)
+        lines.append(
+            f"其中 {len(kept)} 处模型回答未通过检查，保留了最好的一次（{where}），请重点复核。"
+            if zh
+            else f"In {len(kept)} place(s) the model's answer failed the checks and its best "
+            f"answer stands ({where}): read those first."
         )
-    return (
-        f"In {len(fallbacks)} place(s) the model's answer failed the checks and a fallback "
-        f"stands in ({where}): read those first."
-    )
+    if left:
+        lines.append(
+            f"另有 {left} 条事实因模型写的句子两次未通过检查而没有写进文章，"
+            "校对页列出了它们的出处。"
+            if zh
+            else f"{left} fact(s) were left out because the model's sentences failed their "
+            "checks twice; the proofreading page lists them with their sources."
+        )
+    return lines
 
 
 def draft_verdict(draft: Draft, checks: list[Check]) -> tuple[str, list[Reason]]:
@@ -255,14 +267,12 @@ def draft_verdict(draft: Draft, checks: list[Check]) -> tuple[str, list[Reason]]
     return verdict_of(checks, draft.revisions, paragraphs)
 
 
-def verdict_line(verdict: str, said: list[str], fallbacks: list[str], lang: str) -> str:
-    """The verdict and the rules that decided it (`said` in `lang`), and where fallbacks
-    stand in."""
+def verdict_line(verdict: str, said: list[str], revisions: list[Revision], lang: str) -> str:
+    """The verdict and the rules that decided it (`said` in `lang`), and where the model
+    answered badly."""
     zh = lang == "zh"
     line = f"{verdict}：{'；'.join(said)}。" if zh else f"{LABELS[verdict]}: {'; '.join(said)}."
-    if more := fallback_line(fallbacks, lang):
-        line += more if zh else f" {more}"
-    return line
+    return ("" if zh else " ").join([line, *model_failure_lines(revisions, lang)])
 
 
 def assessment_of(draft: Draft, checks: list[Check], lang: str) -> str:
@@ -281,19 +291,15 @@ def assessment_of(draft: Draft, checks: list[Check], lang: str) -> str:
     return ("" if zh else " ").join(lines)
 
 
-def review_card(
-    draft: Draft,
-    checks: list[Check],
-    fallbacks: list[str],
-) -> ReviewCard:
-    """The card in both languages, built in code from the article's sentences and the
-    checks; `fallbacks`: the ledger's and those of the stages before it (notes)."""
+def review_card(draft: Draft, checks: list[Check]) -> ReviewCard:
+    """The card in both languages, built in code from the article's sentences, the checks
+    and the revisions drafting made."""
     verdict, reasons = draft_verdict(draft, checks)
     texts = {}
     for lang in ("zh", "en"):
         summary, tail = summary_of(draft.text(lang)), assessment_of(draft, checks, lang)
         said = [r.said(lang) for r in reasons]
-        line = verdict_line(verdict, said, fallbacks, lang)
+        line = verdict_line(verdict, said, draft.revisions, lang)
         texts[lang] = CardText(
             verdict=verdict if lang == "zh" else LABELS[verdict],
             summary=summary,

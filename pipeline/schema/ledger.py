@@ -17,27 +17,16 @@ from pipeline.schema.article import (
 from pipeline.schema.base import Contract, StageOutput
 from pipeline.schema.notes import FactSource
 
-SentenceKind = Literal["fact", "item", "lead", "heading", "title", "summary", "question"]
+SentenceKind = Literal["fact", "lead", "heading", "title", "summary", "question"]
+# Kinds no single source says (an article cannot do without them): bound to their own text.
+COMPOSED = ("heading", "title", "summary", "lead")
 CheckName = Literal["numbers", "names", "meaning", "language", "voice", "length", "sentence"]
 
 
 def joined(sentences: list["LedgerSentence"], lang: str) -> str:
-    """A paragraph: its sentences side by side in Chinese, a space apart otherwise; a run of
-    items (a slide's labels) listed, parted by semicolons and ended as a sentence."""
-    end, part, gap = ("。", "；", "") if lang == "zh" else (".", "; ", " ")
-    pieces: list[str] = []
-    items: list[str] = []
-    for sentence in [*sentences, None]:
-        written = sentence.text(lang) if sentence else None
-        if sentence and sentence.kind == "item":
-            items.append((written.text if written else "").rstrip(" .。;；"))
-            continue
-        if items:
-            pieces.append(part.join(items) + end)
-            items = []
-        if written:
-            pieces.append(written.text)
-    return gap.join(piece for piece in pieces if piece)
+    """A paragraph: its sentences side by side in Chinese, a space apart otherwise."""
+    texts = [w.text for s in sentences if (w := s.text(lang)) and w.text]
+    return ("" if lang == "zh" else " ").join(texts)
 
 
 class SentenceCheck(Contract):
@@ -54,31 +43,21 @@ class Written(Contract):
 
     text: str
     checks: list[SentenceCheck] = Field(default_factory=list)
-    fallback: bool = Field(
-        False, description="the model's answers failed their checks: a fallback stands in"
+    left_out: bool = Field(
+        False, description="the model's answers failed their checks: not printed, listed"
     )
     rejected: list[SentenceCheck] = Field(
-        default_factory=list, description="with a fallback: what the last answer failed"
+        default_factory=list, description="what the model's last answer failed"
     )
     calls: int = Field(1, description="the model calls it took (a retry is a second)")
     edited_by: str | None = Field(None, description="the reviewer whose edit this text is")
 
     @property
     def verified(self) -> bool:
-        return not self.fallback and all(c.passed for c in self.checks)
+        return not self.left_out and all(c.passed for c in self.checks)
 
     def failed(self) -> list[SentenceCheck]:
         return [c for c in self.checks if not c.passed]
-
-    @property
-    def unfaithful(self) -> bool:
-        """A fallback that states another fact than its source: a number changed, lost or
-        added, or a name added (a name left out, or a word failing the language check,
-        changes no fact)."""
-        return self.fallback and any(
-            (c.check == "numbers" and not c.passed) or (c.check == "names" and c.added)
-            for c in self.checks
-        )
 
 
 class LedgerSentence(Contract):
@@ -91,6 +70,22 @@ class LedgerSentence(Contract):
 
     def text(self, lang: str) -> Written | None:
         return self.zh if lang == "zh" else self.en
+
+    @property
+    def printed(self) -> bool:
+        """Written in both languages, and neither left out."""
+        return all(w is not None and not w.left_out for w in (self.zh, self.en))
+
+
+class LeftOut(Contract):
+    """A fact sentence the article does not print: its answers in `lang` failed their
+    checks (or it was never translated, its first language having failed)."""
+
+    sentence: str = Field(description="the ledger sentence's id")
+    lang: Lang = Field(description="the language whose sentence failed")
+    chapter: str = Field(description="the id of the heading of the chapter it belongs to")
+    answer: str = Field("", description="the model's last answer, never printed")
+    failed: list[SentenceCheck] = Field(default_factory=list)
 
 
 class LedgerParagraph(Contract):
@@ -111,27 +106,59 @@ class Ledger(StageOutput):
     title: str = Field(description="the id of the title sentence")
     summary: str = Field(description="the id of the summary sentence")
     tags: list[str] = Field(default_factory=list)
-    chapters: list[LedgerChapter] = Field(default_factory=list)
+    chapters: list[LedgerChapter] = Field(
+        default_factory=list, description="the printed sentences, arranged (see `arranged`)"
+    )
+    plan: list[LedgerChapter] = Field(
+        default_factory=list, description="every fact sentence where it stands, left out or not"
+    )
     sources: list[FactSource] = Field(default_factory=list)
     sentences: list[LedgerSentence] = Field(default_factory=list)
 
     def by_id(self) -> dict[str, LedgerSentence]:
         return {sentence.id: sentence for sentence in self.sentences}
 
-    def without(self, dropped: set[str]) -> "Ledger":
-        """The ledger without the dropped sentences; a paragraph left empty goes, and so
-        does a chapter left without paragraphs."""
+    def arranged(self) -> "Ledger":
+        """The ledger whose chapters are its plan's printed sentences: a paragraph left
+        empty goes, and so does a chapter left without paragraphs."""
+        printed = {s.id for s in self.sentences if s.printed}
         chapters = []
-        for chapter in self.chapters:
+        for chapter in self.plan or self.chapters:
             paragraphs = [
                 LedgerParagraph(sentences=kept)
                 for p in chapter.paragraphs
-                if (kept := [i for i in p.sentences if i not in dropped])
+                if (kept := [i for i in p.sentences if i in printed])
             ]
             if paragraphs:
                 chapters.append(chapter.model_copy(update={"paragraphs": paragraphs}))
+        return self.model_copy(update={"chapters": chapters})
+
+    def without(self, dropped: set[str]) -> "Ledger":
+        """The ledger without the dropped sentences, arranged again."""
         sentences = [s for s in self.sentences if s.id not in dropped]
-        return self.model_copy(update={"chapters": chapters, "sentences": sentences})
+        return self.model_copy(update={"sentences": sentences}).arranged()
+
+    def left_out(self) -> list[LeftOut]:
+        """The plan's sentences not printed, in the plan's order, with what failed."""
+        by_id, found = self.by_id(), []
+        languages = (self.language, "en" if self.language == "zh" else "zh")
+        for chapter in self.plan:
+            for sentence_id in (i for p in chapter.paragraphs for i in p.sentences):
+                sentence = by_id.get(sentence_id)
+                if sentence is None or sentence.printed:
+                    continue
+                lang = next(x for x in languages if not (w := sentence.text(x)) or w.left_out)
+                written = sentence.text(lang)
+                found.append(
+                    LeftOut(
+                        sentence=sentence_id,
+                        lang=lang,
+                        chapter=chapter.heading,
+                        answer=written.text if written else "",
+                        failed=written.rejected if written else [],
+                    )
+                )
+        return found
 
     def text(self, lang: Lang) -> DraftText:
         """The article in `lang`, composed: a paragraph is its sentences joined."""
@@ -168,22 +195,30 @@ class Ledger(StageOutput):
         return where
 
     def revisions(self) -> list[Revision]:
-        """Each sentence a fallback stands in for, with what its last answer failed."""
+        """Each fact sentence left out, and each heading, title or summary whose best
+        failed answer stands, with what its last answer failed."""
+        found = [
+            Revision(
+                where=f"{left.lang} {left.sentence}",
+                findings=[f"{c.check}: {c.detail}" for c in left.failed],
+                action="dropped",
+            )
+            for left in self.left_out()
+        ]
         places = self.places()
-        found = []
-        for sentence in self.sentences:
+        for sentence in (s for s in self.sentences if s.id in places):
             for lang in ("zh", "en"):
                 written = sentence.text(lang)
-                if written is None or not written.fallback or sentence.id not in places:
+                if written is None or not written.rejected:
                     continue
-                rejected = written.rejected or written.failed()
-                failed = [f"{sentence.id} {c.check}: {c.detail}" for c in rejected]
+                failed = [f"{sentence.id} {c.check}: {c.detail}" for c in written.rejected]
                 where = f"{lang} {places[sentence.id]}"
                 found.append(Revision(where=where, findings=failed, action="kept with findings"))
         return found
 
     def marked(self) -> "Ledger":
-        """The ledger with its fallbacks listed where they stand (what a run reports)."""
+        """The ledger with what it left out or kept with findings listed (what a run
+        reports)."""
         return self.model_copy(update={"fallbacks": [r.where for r in self.revisions()]})
 
     def draft(self) -> Draft:

@@ -2,7 +2,9 @@
 each with its ledger id, what it is made from (what was said, with its time; what a slide
 shows, with its number), words recognition may have misheard marked, its Chinese and
 English, who corrected it, a `talk2article edit` command to copy, and an edit no longer
-applied beside it; then the speech left out because a word of it may have been misheard."""
+applied beside it; then the facts left out because the model's sentences failed their
+checks, each with a command that puts it back in a reviewer's words, and the speech left
+out because a word of it may have been misheard."""
 
 import re
 import shlex
@@ -28,6 +30,14 @@ WORDS = {
 TROUBLE = {
     "failed": ("上次运行失败", "{line}。网站上仍是之前那次运行的文章，修好后再运行。"),
     "decisions": ("decisions.yaml 读不了", "{line}。修好之前，网站按上次读到的决定发布。"),
+}
+LEFT_OUT = {
+    "heading": "没有写进文章的事实",
+    "intro": "模型为以下事实写的句子两次未通过检查，所以没有写进文章"
+    "（下列未通过的检查和模型最后的回答，回答不会发布）。要补上一条，复制其下的命令，把引号里的原话改写成一句话再运行。",
+    "failed": "未通过：{checks}",
+    "untranslated": "未通过：没有译成另一种语言",
+    "answer": "模型的回答：{text}",
 }
 UNCERTAIN = {
     "heading": "可能听错的词",
@@ -56,7 +66,7 @@ def proof_page(talk: PublishedTalk) -> str:
             lines += [f'<a id="p-{c}-{p}"></a>**¶{p}**', ""]
             for sentence_id in paragraph.sentences:
                 lines += sentence_lines(talk, ledger.by_id()[sentence_id])
-    return "\n".join(lines + gone_lines(talk) + uncertain_lines(talk))
+    return "\n".join(lines + gone_lines(talk) + left_out_lines(talk) + uncertain_lines(talk))
 
 
 def trouble_lines(talk: PublishedTalk) -> list[str]:
@@ -91,10 +101,9 @@ def source_of(talk: PublishedTalk, sentence: LedgerSentence) -> str:
     return f"{where} · {text}"
 
 
-def edit_command(talk: PublishedTalk, sentence: LedgerSentence) -> str:
+def edit_command(talk: PublishedTalk, sentence: LedgerSentence, lang: str, said: str) -> str:
     folder = talk.run.origin or f"inputs/{talk.slug}"
-    said = sentence.zh.text if sentence.zh else ""
-    command = ["talk2article", "edit", folder, sentence.id, "--zh", said, "--by", "NAME"]
+    command = ["talk2article", "edit", folder, sentence.id, f"--{lang}", said, "--by", "NAME"]
     return shlex.join(command)
 
 
@@ -109,7 +118,8 @@ def sentence_lines(talk: PublishedTalk, sentence: LedgerSentence) -> list[str]:
         lines.append(WORDS["edited"].format(by=typeset_text(sentence.zh.edited_by, "zh")) + "  ")
     for stale in (s for s in talk.stale if s.edit.sentence == sentence.id):
         lines.append(f"{WORDS['stale'].format(why=stale.why)}：{edit_text(stale)}  ")
-    return [*lines, "", f"    {edit_command(talk, sentence)}", ""]
+    command = edit_command(talk, sentence, "zh", sentence.zh.text if sentence.zh else "")
+    return [*lines, "", f"    {command}", ""]
 
 
 def edit_text(stale: StaleEdit) -> str:
@@ -127,6 +137,29 @@ def gone_lines(talk: PublishedTalk) -> list[str]:
         return []
     items = [f"- `{s.edit.sentence}` {edit_text(s)}" for s in gone]
     return [f"## {WORDS['gone']} {{ #stale }}", "", WORDS["gone_intro"], "", *items, ""]
+
+
+def left_out_lines(talk: PublishedTalk) -> list[str]:
+    """Each fact left out, with its source, what failed, the model's last answer and a
+    command that puts it back: the source's words to rewrite in the talk's language."""
+    ledger = talk.ledger
+    by_id, sources = ledger.by_id(), {s.id: s for s in ledger.sources}
+    lines = []
+    for left in ledger.left_out():
+        sentence = by_id[left.sentence]
+        failed = ", ".join(f"{c.check} ({c.detail})" if c.detail else c.check for c in left.failed)
+        said = LEFT_OUT["failed"].format(checks=failed) if failed else LEFT_OUT["untranslated"]
+        lines += [f"`{left.sentence}` · {WORDS['source']}：{source_of(talk, sentence)}  ", said]
+        if left.answer:
+            answer = typeset_text(left.answer, left.lang)
+            lines[-1] += "  "
+            lines.append(LEFT_OUT["answer"].format(text=answer))
+        source = sources[sentence.source].text if sentence.source in sources else ""
+        command = edit_command(talk, sentence, ledger.language, source)
+        lines += ["", f"    {command}", ""]
+    if not lines:
+        return []
+    return [f"## {LEFT_OUT['heading']} {{ #left-out }}", "", LEFT_OUT["intro"], "", *lines]
 
 
 def highlighted(text: str, words: list[str]) -> str:

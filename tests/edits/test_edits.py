@@ -115,16 +115,22 @@ def test_the_companion_answers_with_the_reviewers_text():
     assert fixed.zh.items[0].answer == "每个块有 16 个 token。它浪费 60% 的内存。"
 
 
-def test_a_fallback_a_reviewer_corrected_is_no_longer_the_runs():
+def test_a_left_out_fact_a_reviewer_wrote_is_printed_and_no_longer_the_runs():
     import datetime as dt
 
     from pipeline.schema import RunRecord, StageRecord
 
     marked = ledger().model_copy(deep=True)
-    marked.by_id()["f-1"].zh.fallback = True
+    marked.by_id()["f-1"].zh.left_out = True
+    marked = marked.model_copy(update={"plan": marked.chapters}).arranged()
+    assert [x.sentence for x in marked.left_out()] == ["f-1"]
+    assert "f-1" not in [i for c in marked.chapters for p in c.paragraphs for i in p.sentences]
     edit = make_edit(marked, "f-1", {"zh": "它浪费 60%。", "en": "It wastes 60%."}, "Lin", None)
     done = apply_edits(marked, [edit])
-    assert marked.revisions() and not done.fallbacks
+    assert marked.revisions() and not done.fallbacks and not done.ledger.left_out()
+    assert "It wastes 60%." in " ".join(
+        p.text for p in done.ledger.text("en").sections[0].paragraphs
+    )
     stages = [
         StageRecord(name="ledger", status="cached", seconds=0, fallbacks=["zh §1¶2"]),
         StageRecord(name="edits", status="done", seconds=0, fallbacks=done.fallbacks),

@@ -47,10 +47,10 @@ def test_an_english_word_left_in_chinese_is_caught_and_a_swapped_number_too():
     bad = {"f-1": ZH["f-1"], "f-2": "预留最大长度会 waste 60% 到 90% 的内存。"}
     llm, endpoint = scripted_llm(answering(bad))
     first, second = translate_sentences(ledger(), "en", "zh", llm, PROMPT, ["PagedAttention"])
-    assert first.zh.verified and second.zh.fallback and len(endpoint.requests) == 3
+    assert first.zh.verified and second.zh.left_out and len(endpoint.requests) == 3
     failed = {c.check: c.detail for c in second.zh.rejected}
     assert failed["language"] == "waste" and "90" in failed["numbers"]
-    assert second.zh.text == EN["f-2"]  # a changed number never stands: the sentence does
+    assert first.printed and not second.printed  # left out of both articles, not in English
 
 
 def test_house_terms_are_written_by_code():
@@ -84,7 +84,7 @@ def test_a_sentence_whose_rewrite_took_two_calls_is_translated_in_one():
     bad = {"f-1": "预留 waste。", "f-2": "预留 waste。"}
     llm, endpoint = scripted_llm(answering(bad))
     done = translate_sentences(retried, "en", "zh", llm, PROMPT, [])
-    assert len(endpoint.requests) == 2 and all(s.zh.fallback for s in done)
+    assert len(endpoint.requests) == 2 and all(s.zh.left_out for s in done)
     assert all(s.en.calls + s.zh.calls <= 3 for s in done)
 
 
@@ -102,3 +102,16 @@ def test_a_deck_phrase_of_english_words_is_translated_and_only_its_names_kept():
     llm, _ = scripted_llm(answering({"f-3": "模型部署编排运行在 KV 节点上。"}, given))
     [done] = translate_sentences([source], "en", "zh", llm, PROMPT, names)
     assert done.zh.verified
+
+
+def test_a_heading_keeps_its_best_answer_marked_and_a_left_out_fact_is_not_translated():
+    heading = LedgerSentence(id="h-1", kind="heading", en=Written(text="Paged memory"))
+    failed = LedgerSentence(
+        id="f-9", kind="fact", en=Written(text="Blocks.", left_out=True, calls=2)
+    )
+    answers = iter(["分页 memory", "分页的 memory 管理"])
+    llm, endpoint = scripted_llm(lambda body: json.dumps({"text": next(answers)}))
+    done_heading, done_fact = translate_sentences([heading, failed], "en", "zh", llm, PROMPT, [])
+    assert len(endpoint.requests) == 2 and done_fact.zh is None and not done_fact.printed
+    assert done_heading.zh.text == "分页 memory" and not done_heading.zh.left_out
+    assert [c.check for c in done_heading.zh.rejected] == ["language"]  # marked for review

@@ -77,7 +77,7 @@ def test_only_a_sentence_verified_in_both_languages_explains_a_term(tmp_path):
     found = explanation(basics, "PagedAttention")
     assert found.en.startswith("PagedAttention splits") and found.zh.startswith("PagedAttention 把")
     defining = next(s for s in basics.ledger.sentences if s.en and s.en.text == found.en)
-    defining.zh.fallback = True  # its translation failed its checks: a marked fallback
+    defining.zh.left_out = True  # its translation failed its checks: left out
     assert explanation(basics, "PagedAttention") is None
 
 

@@ -27,7 +27,7 @@ SHAKY = ("The speaker says the blocks help.", "讲者说块有帮助。")
 
 def sentence(id: str, kind: str, en: str, zh: str, unit: str = "", verified=True):
     def text(t: str) -> Written:
-        return Written(text=t, fallback=not verified)
+        return Written(text=t, left_out=not verified)
 
     return LedgerSentence(id=id, kind=kind, units=[unit] if unit else [], en=text(en), zh=text(zh))
 

@@ -2,6 +2,7 @@ import pytest
 
 from pipeline.review import review as review_ledger
 from pipeline.review.card import CHECK_PROBLEMS
+from pipeline.schema.ledger import SentenceCheck
 from tests.review.test_review import EN, EVIDENCE, PROMPTS, ZH, ledger, review
 
 
@@ -54,17 +55,24 @@ def test_a_fragment_heading_needs_editing():
     ]
 
 
-def a_fallback_in(lang: str, written=None):
-    """The ledger with its second fact's text in `lang` a marked fallback."""
-    written = written or ledger()
-    fact = written.sentences[-1]
-    setattr(fact, lang, fact.text(lang).model_copy(update={"fallback": True}))
-    return written
+def failed_in(lang: str, kind: str = "fact"):
+    """The ledger with the text in `lang` of its second fact (or of its first chapter's
+    heading) failed twice: a fact left out, a heading kept with its best answer."""
+    written = ledger()
+    chapter = written.chapters[0]
+    target = written.sentences[-1] if kind == "fact" else written.by_id()[chapter.heading]
+    failed = target.text(lang)
+    missed = [c.model_copy(update={"passed": False}) for c in failed.checks[:1]]
+    missed = missed or [SentenceCheck(check="language", passed=False, detail="not zh")]
+    update = {"left_out": kind == "fact", "rejected": missed}
+    setattr(target, lang, failed.model_copy(update=update))
+    return written.model_copy(update={"plan": written.chapters}).arranged()
 
 
-def test_a_fallback_needs_a_reader_before_publishing():
-    result = review_ledger(a_fallback_in("zh"), EVIDENCE, "en", [], PROMPTS)
-    assert result.card.verdict == "需修改" and "中文第 1 章第 2 段" in result.card.reasons[0]
+def test_a_heading_kept_with_findings_needs_a_reader_before_publishing():
+    result = review_ledger(failed_in("zh", "heading"), EVIDENCE, "en", [], PROMPTS)
+    assert result.card.verdict == "需修改" and "中文第 1 章标题" in result.card.reasons[0]
+    assert "保留了最好的一次（中文第 1 章标题）" in result.card.assessment
 
 
 def test_an_article_of_one_paragraph_is_not_recommended():
@@ -72,13 +80,18 @@ def test_an_article_of_one_paragraph_is_not_recommended():
     assert result.card.verdict != "推荐收录"
 
 
-def test_the_card_says_where_fallbacks_stand_in():
-    result = review_ledger(a_fallback_in("en"), EVIDENCE, "en", [], PROMPTS)
-    assert "其中 1 处模型回答未通过检查，由后备文字代替（英文第 1 章第 2 段）" in (
-        result.card.assessment
+def test_a_fact_left_out_is_counted_on_the_card_and_not_printed():
+    left = failed_in("en")
+    result = review_ledger(left, EVIDENCE, "en", [], PROMPTS)
+    assert "另有 1 条事实因模型写的句子两次未通过检查而没有写进文章" in result.card.assessment
+    assert "1 fact(s) were left out" in result.card.en.assessment
+    fact = left.sentences[-1]
+    printed = " ".join(p.text for s in left.text("zh").sections for p in s.paragraphs)
+    assert (
+        fact.zh.text not in printed
+        and fact.en.text not in left.draft().en.sections[0].paragraphs[0].text
     )
-    assert "a fallback stands in (English chapter 1, paragraph 2)" in result.card.en.assessment
-    assert "后备" not in review()[0].card.assessment
+    assert "没有写进文章" not in review()[0].card.assessment
 
 
 def test_a_strength_is_said_only_where_its_check_passed():

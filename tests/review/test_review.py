@@ -112,16 +112,6 @@ def test_unknown_and_missing_citations_are_found():
     assert "en §1¶2: unknown evidence id x-99" in map(str, checks["citations"].findings)
 
 
-def test_a_garbled_sentence_seeded_into_the_ledger_is_never_recommended():
-    written = ledger()
-    garbled = written.sentences[-1].zh.model_copy(
-        update={"text": "块块按需 token 分配分配。", "fallback": True}
-    )
-    written.sentences[-1].zh = garbled
-    result = review_ledger(written, EVIDENCE, "en", [], PROMPTS)
-    assert result.card.verdict == "需修改" and "中文第 1 章第 2 段" in result.card.reasons[-1]
-
-
 def test_word_by_word_chinese_terms_fail_terminology():
     zh = [ZH[0], "缓存按需分配，每块 16 个令牌。"]
     result, checks = review(EN, zh)

@@ -28,6 +28,7 @@ from pipeline.schema import (
     Talk,
     TalkMeta,
 )
+from pipeline.schema.ledger import SentenceCheck
 from tests.helpers import ledger_of
 
 VIDEO = "https://www.youtube.com/watch?v=abc"
@@ -109,14 +110,15 @@ def publish(
     summaries: tuple[str, str] = ("Why paging wins.", "从显存浪费出发，拆解分页。"),
     edits: dict[str, tuple[str, str]] | None = None,
     misheard: tuple[str, ...] = (),
+    left_out: tuple[str, ...] = (),
 ) -> Path:
     """A talk's outputs folder with articles, a picture of each slide of `pictures` (slide
     2 is cited by s-02; slide n by s-0n, a unit of its own), a run record and, with
     `questions`, a companion of one question; `terms` are its deck terms (the evidence
     glossary); `chapters` and `summaries` are (en, zh); `edits` are a reviewer's texts
     (zh, en) by sentence id; `misheard` are words of the first source said that recognition
-    may have misheard; its talk folder is inputs/<slug>
-    beside `outputs`."""
+    may have misheard; `left_out` are ids of sentences whose Chinese failed twice; its talk
+    folder is inputs/<slug> beside `outputs`."""
     store = TalkStore(outputs / slug)
     folder = outputs / slug
     (folder / "slides").mkdir(parents=True, exist_ok=True)
@@ -128,6 +130,10 @@ def publish(
     said = SAID.model_copy(update={"uncertain": list(misheard)})
     sources = [said, shown][: len(en)]
     ledger = ledger_of(en, zh, (title_en, title_zh), chapters, summaries, sources, "mechanism")
+    failed = [SentenceCheck(check="numbers", passed=False, detail="lost: 60")]
+    for sentence in (s for s in ledger.sentences if s.id in left_out):
+        sentence.zh = sentence.zh.model_copy(update={"left_out": True, "rejected": failed})
+    ledger = ledger.model_copy(update={"plan": ledger.chapters}).arranged()
     texts = (edits or {}).items()
     reviewed = [make_edit(ledger, i, {"zh": z, "en": e}, "Lin", None) for i, (z, e) in texts]
     corrected = apply_edits(ledger, reviewed).ledger

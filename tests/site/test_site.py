@@ -240,3 +240,25 @@ def test_a_new_talk_changes_only_the_pages_that_mention_it(tmp_path):
     assert "index.md" in changed and "glossary/pagedattention.md" in changed  # a new user
     assert not [p for p in changed if p.startswith(("articles/lmsys", "topics/memory"))]
     assert build_site(outputs, site, inputs, policy="preview").changed == []
+
+
+def test_a_fact_left_out_is_listed_for_reviewers_with_a_command_that_puts_it_back(tmp_path):
+    from pipeline.library.talks import load_talk
+    from pipeline.site.proof import proof_page
+
+    outputs = tmp_path / "outputs"
+    publish(outputs, "paging", "分页", dt.date(2026, 10, 1), left_out=("f-0",))
+    talk = load_talk(outputs / "paging", "paging", tmp_path / "inputs")
+    article = " ".join(p.text for s in talk.draft.zh.sections for p in s.paragraphs)
+    said = talk.ledger.by_id()["f-0"]
+    assert (
+        said.zh.text not in article
+        and said.en.text not in talk.draft.en.sections[0].paragraphs[0].text
+    )
+    page = proof_page(talk)
+    listed = page[page.index("## 没有写进文章的事实") :]
+    assert "`f-0`" in listed and "未通过：numbers (lost: 60)" in listed
+    assert "模型的回答：" in listed  # the answer a reviewer reads, never the article
+    source = talk.ledger.sources[0].text
+    assert f"talk2article edit inputs/paging f-0 --en '{source}' --by NAME" in listed
+    assert "`f-0`" not in page[: page.index("## 没有写进文章的事实")]
