@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.core.checks import composed_checks
+from pipeline.core.grounding import support
 from pipeline.core.prompts import Prompt, load_prompt
-from pipeline.core.text import other_language
+from pipeline.core.text import numbers, other_language
 from pipeline.ledger.arrange import PlannedChapter, arrange
 from pipeline.ledger.facts import rewrite_facts
 from pipeline.ledger.translate import translate_sentences
@@ -69,6 +70,40 @@ def composed(id: str, kind: SentenceKind, text: str, facts: str, lang: str) -> L
     return LedgerSentence(id=id, kind=kind, **{lang: written})
 
 
+# A fact sentence whose content words are at least this share of an earlier sentence's
+# (or its chapter's heading's), with no number that one lacks, repeats it: set on the
+# readings' labelled pairs (benchmarks/readings/, 2026-12-06: catches 8 of the 63
+# sentences readers marked a repeat and none of 735 they did not).
+REPEAT_SUPPORT = 0.9
+
+
+def repeats(text: str, earlier: str) -> bool:
+    return numbers(text) <= numbers(earlier) and support(text, earlier) >= REPEAT_SUPPORT
+
+
+def unrepeated(
+    planned: list[PlannedChapter], facts: dict[str, LedgerSentence], lang: str
+) -> dict[str, LedgerSentence]:
+    """The facts without those that say again what an earlier one (or their heading)
+    said; the one kept cites the repeat's units too."""
+    kept: dict[str, LedgerSentence] = {}
+    for plan in planned:
+        for fact in plan.facts:
+            sentence, text = facts[fact.id], facts[fact.id].text(lang).text
+            if not sentence.text(lang).verified:
+                kept[fact.id] = sentence
+                continue
+            if repeats(text, plan.chapter.title):
+                continue
+            earlier = [k for k, s in kept.items() if s.text(lang).verified]
+            if said := next((k for k in earlier if repeats(text, kept[k].text(lang).text)), None):
+                units = list(dict.fromkeys([*kept[said].units, *sentence.units]))
+                kept[said] = kept[said].model_copy(update={"units": units})
+                continue
+            kept[fact.id] = sentence
+    return kept
+
+
 def chapters_of(
     planned: list[PlannedChapter], facts: dict[str, LedgerSentence], notes: Notes, lang: str
 ) -> tuple[list[LedgerChapter], list[LedgerSentence]]:
@@ -76,7 +111,13 @@ def chapters_of(
     checked against what its sections state, as the outline chose it."""
     chapters, sentences, sections = [], [], notes.by_id()
     for plan in planned:
-        paragraphs = [[facts[fact.id] for fact in paragraph] for paragraph in plan.paragraphs]
+        paragraphs = [
+            [facts[fact.id] for fact in paragraph if fact.id in facts]
+            for paragraph in plan.paragraphs
+        ]
+        paragraphs = [paragraph for paragraph in paragraphs if paragraph]
+        if not paragraphs:
+            continue
         said = what_it_states([sections[s] for s in plan.chapter.sections])
         heading = composed(
             f"h-{plan.chapter.sections[0]}", "heading", plan.chapter.title, said, lang
@@ -110,7 +151,7 @@ def write_ledger(
     facts = {
         s.source: s for s in rewrite_facts(chosen, lang, llm, prompts.rewrite(lang), vocabulary)
     }
-    chapters, sentences = chapters_of(planned, facts, notes, lang)
+    chapters, sentences = chapters_of(planned, unrepeated(planned, facts, lang), notes, lang)
     # what the chosen facts say, and what the talk's sections state and title themselves
     said = "\n".join([what_it_states(notes.sections), *(f.text for f in chosen)])
     title = composed("title", "title", outline.title, said, lang)

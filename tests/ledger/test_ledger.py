@@ -194,3 +194,25 @@ def test_a_fact_whose_every_translation_changes_a_number_is_left_out():
         said = " ".join(p.text for s in ledger.text(lang).sections for p in s.paragraphs)
         assert "61" not in said and "16" not in said
     assert ledger.text("en").sections[-1].paragraphs  # its neighbours stand
+
+
+def test_a_fact_said_again_is_printed_once_citing_both_sources():
+    from pipeline.ledger import unrepeated
+    from pipeline.ledger.arrange import PlannedChapter
+    from pipeline.schema.ledger import FactSource, LedgerSentence, Written
+
+    def fact(id: str, unit: str, text: str) -> tuple[FactSource, LedgerSentence]:
+        source = FactSource(id=id, unit=unit, kind="speech", text=text)
+        written = Written(text=text, checks=[])
+        return source, LedgerSentence(id=f"f-{id}", kind="fact", units=[unit], en=written)
+
+    made = [
+        fact("a", "s-03", "Blocks of 16 tokens are handed out on demand."),
+        fact("b", "t-00:02:00", "On demand, blocks of 16 tokens are handed out."),
+        fact("c", "t-00:02:10", "Blocks of 32 tokens are handed out on demand."),  # a new number
+        fact("d", "t-00:02:20", "Paging the KV cache."),  # says only its heading
+    ]
+    chapter = Chapter(title="Paging the KV cache", sections=["sec-01"])
+    planned = [PlannedChapter(chapter, [[source for source, _ in made]])]
+    kept = unrepeated(planned, {s.id: f for s, f in made}, "en")
+    assert list(kept) == ["a", "c"] and kept["a"].units == ["s-03", "t-00:02:00"]
