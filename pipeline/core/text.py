@@ -2,6 +2,7 @@
 
 import logging
 import re
+import unicodedata
 from functools import cache
 
 import jieba
@@ -326,3 +327,23 @@ def term_pattern(term: str, plural: bool = False) -> re.Pattern:
     before = r"(?<![A-Za-z0-9])" if LATIN_END.match(term.strip()) else ""
     after = r"(?![A-Za-z0-9])" if LATIN_END.match(term.strip()[-1:]) else ""
     return re.compile(before + joined + after, re.IGNORECASE)
+
+
+# Styled letters and digits (Mathematical Alphanumeric Symbols: 𝑰, 𝟖, 𝐆) that a deck's
+# text layer may carry for bold or italic type; their plain forms are their NFKC forms.
+STYLED = re.compile("[\U0001d400-\U0001d7ff]+")
+DOUBLED = re.compile(r"(?:(.)\1)+")  # every glyph twice: a text layer that drew each twice
+
+
+def plain_letters(text: str) -> str:
+    """Styled letters and digits as plain ones; a run of them whose every glyph is doubled
+    (as some PDF exporters write bold: 𝑰𝑰𝑵𝑵𝑻𝑻𝟒𝟒) halved. Other text is left as it is
+    (NFKC would also turn Chinese full-width punctuation into ASCII)."""
+
+    def plain(match: re.Match) -> str:
+        run = match.group()
+        if len(run) >= 2 and DOUBLED.fullmatch(run):
+            run = run[::2]
+        return unicodedata.normalize("NFKC", run)
+
+    return STYLED.sub(plain, text)

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from pipeline.core.errors import StageFailure
+from pipeline.core.text import plain_letters
 from pipeline.deck import pdf, pptx
 from pipeline.deck.options import DeckOptions
 from pipeline.schema import Deck, Slide, Talk
@@ -92,6 +93,18 @@ def scanned_warning(slides: list[Slide], source: str) -> list[str]:
     ]
 
 
+def plain_slide(slide: Slide) -> Slide:
+    """The slide's text with styled letters plain (pipeline.core.text.plain_letters), so no
+    styled or doubled glyph reaches a prompt or a page."""
+    bullets = [b.model_copy(update={"text": plain_letters(b.text)}) for b in slide.bullets]
+    texts = {
+        field: plain_letters(getattr(slide, field))
+        for field in ("title", "text", "notes", "picture_text")
+    }
+    tables = [plain_letters(table) for table in slide.tables]
+    return slide.model_copy(update={**texts, "bullets": bullets, "tables": tables})
+
+
 def read_deck(talk: Talk, opts: DeckOptions, pictures_dir: Path) -> Deck:
     """Every deck of the talk as one Deck; slide pictures are written to `pictures_dir`."""
     pptx_files = [p for p in talk.decks if p.suffix.lower() == ".pptx"][:1]
@@ -135,7 +148,9 @@ def read_deck(talk: Talk, opts: DeckOptions, pictures_dir: Path) -> Deck:
             )
     return Deck(
         sources=[p.name for p in used],
-        slides=[s.model_copy(update={"thumbnail": pictures.get(s.index)}) for s in slides],
+        slides=[
+            plain_slide(s).model_copy(update={"thumbnail": pictures.get(s.index)}) for s in slides
+        ],
         thumbnails=origin if pictures else "none",
         warnings=warnings,
     )

@@ -136,3 +136,16 @@ def test_a_slide_says_what_it_shows_markup_and_all(tmp_path):
     titles = ["<video> tags", "vector<int> &amp; more"]
     deck = deck_of(tmp_path, [pptx_with_slides(tmp_path / "d.pptx", titles)])
     assert [s.title for s in deck.slides] == titles
+
+
+def test_styled_and_doubled_glyphs_of_a_text_layer_reach_no_page(tmp_path):
+    from pipeline.core.text import plain_letters
+
+    assert (
+        plain_letters("sizeof 𝟖𝟖× 𝑮𝑮𝑷𝑷𝑼𝑼: 𝑰𝑰𝑵𝑵𝑻𝑻𝟒𝟒→𝑭𝑭𝑷𝑷𝟖𝟖，中文？")
+        == "sizeof 8× GPU: INT4→FP8，中文？"
+    )
+    # a real deck whose text layer writes italic letters as mathematical symbols
+    deck = deck_of(tmp_path, [DATA / "mlcengine.pdf"])
+    said = "\n".join(f"{s.title}\n{s.text}\n{''.join(s.tables)}" for s in deck.slides)
+    assert not any("\U0001d400" <= ch <= "\U0001d7ff" for ch in said)
