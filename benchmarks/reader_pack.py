@@ -6,8 +6,8 @@ and its sources: the transcript with times and the deck's text slide by slide.
 
 Writes benchmarks/readings/<case>/<date>-<commit>/ and prints its path. Readers see the
 articles, sentences.*.txt and sources/ only; key.json (position -> the ledger sentences it
-prints and what they are, and the sentences the run flags for a reviewer, with why) is for
-reader_tally.py.
+prints and what they are, the sentences left out, and the sentences the run flags for a
+reviewer, with why) is for reader_tally.py.
 sources/ is never committed (.gitignore): some cases' talks may not be copied.
 """
 
@@ -24,14 +24,13 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.core.text import clock  # noqa: E402
 from pipeline.schema import Deck, EditedLedger, Transcript  # noqa: E402
-from pipeline.schema.ledger import Ledger, LedgerSentence, joined  # noqa: E402
+from pipeline.schema.ledger import Ledger  # noqa: E402
 
 LANGS = ("en", "zh")
 
 
 def printed(ledger: Ledger, lang: str) -> list[tuple[str, list[str]]]:
-    """The article's sentences as a reader sees them, in order: (text, ledger ids). A run
-    of items is printed as one sentence (pipeline.schema.ledger.joined)."""
+    """The article's sentences as a reader sees them, in order: (text, ledger ids)."""
     by_id = ledger.by_id()
 
     def one(sentence_id: str) -> list[tuple[str, list[str]]]:
@@ -42,22 +41,7 @@ def printed(ledger: Ledger, lang: str) -> list[tuple[str, list[str]]]:
     for chapter in ledger.chapters:
         found += one(chapter.heading)
         for paragraph in chapter.paragraphs:
-            found += paragraph_sentences([by_id[i] for i in paragraph.sentences], lang)
-    return found
-
-
-def paragraph_sentences(sentences: list[LedgerSentence], lang: str) -> list[tuple[str, list]]:
-    found, items = [], []
-    for sentence in [*sentences, None]:
-        if sentence is not None and sentence.kind == "item":
-            items.append(sentence)
-            continue
-        if items:
-            found.append((joined(items, lang), [s.id for s in items]))
-            items = []
-        written = sentence.text(lang) if sentence else None
-        if written and written.text:
-            found.append((written.text, [sentence.id]))
+            found += [said for i in paragraph.sentences for said in one(i)]
     return found
 
 
@@ -98,6 +82,7 @@ def pack(out: Path, target: Path) -> Path:
     sources = target / "sources"
     sources.mkdir(parents=True, exist_ok=True)
     key: dict = {"sentences": {}, "kinds": {}, "flags": {}}
+    key["left_out"] = [left.sentence for left in ledger.left_out()]
     kinds = sentence_kinds(ledger)
     for lang in LANGS:
         shutil.copy(out / f"article.{lang}.md", target / f"article.{lang}.md")
@@ -105,7 +90,7 @@ def pack(out: Path, target: Path) -> Path:
         for n, (text, ids) in enumerate(printed(ledger, lang), start=1):
             position = f"{lang}-{n:02d}"
             key["sentences"][position] = ids
-            key["kinds"][position] = "items" if len(ids) > 1 else kinds[ids[0]]
+            key["kinds"][position] = kinds[ids[0]]
             lines.append(f"{position} | {' '.join(text.split())}")
         (target / f"sentences.{lang}.txt").write_text("\n".join(lines) + "\n")
     transcript = Transcript.model_validate_json((out / "transcript.json").read_text())

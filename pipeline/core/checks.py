@@ -29,6 +29,7 @@ from pipeline.core.text import (
     UNIT,
     has_cjk,
     other_language,
+    segmented,
     term_pattern,
 )
 from pipeline.schema.ledger import CheckName, FactSource, SentenceCheck
@@ -57,6 +58,20 @@ FIRST_PERSON = {
     ),
     "zh": re.compile(r"我们|咱们|我"),
 }
+# Spoken Chinese, word by word (jieba): the audience addressed, or a clause opened by a
+# spoken discourse marker; a written sentence has neither ("迷你" is no 你).
+ADDRESS_ZH = frozenset({"你", "你们", "大家", "各位"})
+OPENERS_ZH = frozenset({"然后", "那么", "所以说", "其实", "就是说", "嗯", "呃", "对吧"})
+CLAUSE_ENDS = frozenset("，,。；;：:！？")
+
+
+def spoken_zh(text: str) -> list[str]:
+    """The words of `text` that speak to the audience or open a clause as speech does."""
+    words = segmented(text)
+    opening = [w for n, w in enumerate(words) if n == 0 or words[n - 1] in CLAUSE_ENDS]
+    return [w for w in words if w in ADDRESS_ZH] + [w for w in opening if w in OPENERS_ZH]
+
+
 # The deck as the subject: the article states what a slide says, never that a slide says it.
 THE_DECK = {"en": re.compile(r"\bslides?\b", re.IGNORECASE), "zh": re.compile("幻灯片")}
 # The talk as the subject: a sentence whose subject is the talk or its speaker and whose
@@ -67,7 +82,9 @@ REPORTING = (
     r"(?:says|said|states|stated|shows|showed|explains|explained|notes that|noted|describes|"
     r"described|discusses|discussed|presents|presented|demonstrates|demonstrated|compares|compared|"
     r"introduces|introduced|mentions|mentioned|argues|argued|highlights|highlighted|"
-    r"covers|covered|walks|walked|talks|talked|points out|pointed out|will|would|also|then)"
+    r"covers|covered|walks|walked|talks|talked|points out|pointed out|will|would|also|then|"
+    r"is about|was about|focuses on|focused on|looks at|looked at|goes through|went through|"
+    r"begins|began|starts|started|ends|ended|concludes|concluded)"
 )
 ROLE = (
     r"(?:speakers?|presenters?|(?:this|today['’]s|our)\s+(?:talk|presentation|lecture|session)s?)"
@@ -185,6 +202,8 @@ def voice_check(text: str, lang: str, source: str = "") -> SentenceCheck:
     said", "This talk covers"), and not a narrator of the deck ("is discussed in the slide")
     where its source does not speak of a slide."""
     said = FIRST_PERSON[lang].findall(text) + [m.group() for m in THE_TALK[lang].finditer(text)]
+    if lang == "zh":
+        said += spoken_zh(text)
     if not THE_DECK[lang].search(source):
         said += THE_DECK[lang].findall(text)
     return SentenceCheck(check="voice", passed=not said, detail=", ".join(dict.fromkeys(said)))
@@ -200,10 +219,12 @@ def length_check(text: str, source: str) -> SentenceCheck:
 
 
 def sentence_check(text: str, lang: str) -> SentenceCheck:
-    """A fact is said as a sentence: it ends as one, and in English is no label in title
-    case."""
+    """A fact is said as a sentence: it ends as a statement does (a question is an aside to
+    the audience), and in English is no label in title case."""
     if not text.rstrip().endswith(SENTENCE_ENDS):
         return SentenceCheck(check="sentence", passed=False, detail="no full stop")
+    if text.rstrip().rstrip('"”）)').endswith(("?", "？")):
+        return SentenceCheck(check="sentence", passed=False, detail="a question")
     label = lang == "en" and is_title_case(text)
     return SentenceCheck(check="sentence", passed=not label, detail="a label" if label else "")
 

@@ -157,6 +157,11 @@ def _rarity() -> tuple[dict[str, float], float]:
     return default_tfidf.idf_freq, default_tfidf.median_idf
 
 
+def segmented(text: str) -> list[str]:
+    """The text's words and punctuation marks in order (jieba, no HMM), spaces dropped."""
+    return [w for w in _segmenter().cut(text, HMM=False) if w.strip()]
+
+
 def chinese_words(text: str) -> list[str]:
     """The words of the Chinese runs in `text` (jieba, its dictionary only, so the same text
     always gives the same words)."""

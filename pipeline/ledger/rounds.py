@@ -62,10 +62,12 @@ ADVICE = {
     "names": "keep the names of the item exactly, add no other",
     "meaning": "say what the item says",
     "language": "write every word in the language asked for",
-    "voice": "state the fact itself, with the system, method or result as the subject: "
-    "no I, we, our or you, and not that the speaker, the talk or a slide says it",
+    "voice": "state the fact itself, with the system, method or result as the subject, in "
+    "written language: no I, we, our or you, no word to the audience, no spoken opener, and "
+    "not that the speaker, the talk or a slide says it",
     "length": "say all of the item and nothing more",
-    "sentence": "write one full sentence that ends with a full stop",
+    "sentence": "write one full sentence that states the fact (not a label, not a question) "
+    "and ends with a full stop",
 }
 
 

@@ -115,12 +115,16 @@ def test_a_sentence_about_the_talk_is_not_in_the_articles_voice():
         "As shown earlier, the speakers compare two backends.",
         "The speaker will demonstrate how a schema becomes a mask.",
         "Today’s talk covers paging.",
+        "This talk is about paging the KV cache.",
     ):
         assert not voice_check(about, "en").passed, about
     for about in (
         "讲者指出，浪费降到 4% 以下。",
         "据讲者介绍，浪费降到了 4%。",
         "本次讲座介绍了分页。",
+        "你看到效果非常精确。",  # the audience addressed
+        "然后大家可以看到，缓存很大。",  # a spoken opener
+        "显存很贵，其实浪费很多。",
     ):
         assert not voice_check(about, "zh").passed, about
     for stated in (  # a technical subject, or a verb that is not one of saying or showing
@@ -139,8 +143,19 @@ def test_a_sentence_about_the_talk_is_not_in_the_articles_voice():
         "在演讲者自己的基准测试中，吞吐量是 2.2 倍。",
         "说话人识别模型把音频分段。",
         "迷你版模型只有 1.5B。",
+        "KV 缓存其实占满了显存。",  # 其实 inside a clause is written Chinese too
     ):
         assert voice_check(stated, "zh").passed, stated
+
+
+def test_a_fact_is_a_statement_not_a_label_or_a_question():
+    from pipeline.core.checks import sentence_check
+
+    assert sentence_check("Blocks are handed out on demand.", "en").passed
+    assert sentence_check("Hierarchical KV Caching Integration.", "en").detail == "a label"
+    assert sentence_check("为什么要分页？", "zh").detail == "a question"
+    assert sentence_check("Why page the cache?", "en").detail == "a question"
+    assert sentence_check("KV Cache 按需分配。", "zh").passed  # Latin names in Chinese: no label
 
 
 def test_a_rewrite_that_narrates_the_deck_is_not_in_the_articles_voice():
