@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pipeline.core.text import clock  # noqa: E402
+from pipeline.review.flags import beside_left_out, flags, meaning_scores  # noqa: E402
 from pipeline.schema import Deck, EditedLedger, Transcript  # noqa: E402
 from pipeline.schema.ledger import Ledger  # noqa: E402
 
@@ -55,6 +56,20 @@ def sentence_kinds(ledger: Ledger) -> dict[str, str]:
     }
 
 
+def signals(ledger: Ledger) -> dict[str, dict]:
+    """ledger id -> what pipeline.review.flags reads of it, for setting its thresholds."""
+    sources, beside = {s.id: s for s in ledger.sources}, beside_left_out(ledger)
+    return {
+        s.id: {
+            "calls": {lang: w.calls for lang in LANGS if (w := s.text(lang))},
+            "meaning": meaning_scores(s),
+            "unsure": bool(s.source in sources and sources[s.source].uncertain),
+            "beside_left_out": s.id in beside,
+        }
+        for s in ledger.sentences
+    }
+
+
 def transcript_text(transcript: Transcript) -> str:
     return "\n".join(f"[{clock(s.start)}] {s.text}" for s in transcript.segments) + "\n"
 
@@ -81,8 +96,10 @@ def pack(out: Path, target: Path) -> Path:
     ledger = EditedLedger.model_validate_json((out / "edited.json").read_text()).ledger
     sources = target / "sources"
     sources.mkdir(parents=True, exist_ok=True)
-    key: dict = {"sentences": {}, "kinds": {}, "flags": {}}
+    key: dict = {"sentences": {}, "kinds": {}}
+    key["flags"] = {flag.sentence: flag.why for flag in flags(ledger)}
     key["left_out"] = [left.sentence for left in ledger.left_out()]
+    key["signals"] = signals(ledger)
     kinds = sentence_kinds(ledger)
     for lang in LANGS:
         shutil.copy(out / f"article.{lang}.md", target / f"article.{lang}.md")

@@ -67,7 +67,8 @@ def awaiting(
     console.print(table)
     for talk in shown:
         console.print(f"{escape(talk.slug)}:", markup=True)
-        for line in places_to_read(talk.slug, talk.folder, site) + stale_lines(talk.stale):
+        lines = read_first(talk.ledger) + places_to_read(talk.slug, talk.folder, site)
+        for line in lines + stale_lines(talk.stale):
             console.print(f"  {line}", markup=False, soft_wrap=True)
     console.print(
         "correct a sentence with: talk2article edit TALK_FOLDER SENTENCE_ID --zh ... --by NAME",
@@ -77,6 +78,26 @@ def awaiting(
         "decide with: talk2article review approve|reject|hold TALK_FOLDER --by NAME --note ...",
         markup=False,
     )
+
+
+MAX_LISTED = 12  # sentence ids listed on one line of the console; the page lists all
+
+
+def read_first(ledger) -> list[str]:
+    """The sentences to read first, with why, and the facts left out."""
+    from pipeline.review.flags import flags
+
+    found, left = flags(ledger), ledger.left_out()
+    lines = []
+    if found:
+        said = "; ".join(f"{f.sentence} ({', '.join(f.why)})" for f in found[:MAX_LISTED])
+        more = f"; and {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
+        lines.append(f"read first ({len(found)}): {said}{more}")
+    if left:
+        ids = ", ".join(x.sentence for x in left[:MAX_LISTED])
+        more = f" and {len(left) - MAX_LISTED} more" if len(left) > MAX_LISTED else ""
+        lines.append(f"left out ({len(left)}, put back with talk2article edit): {ids}{more}")
+    return lines
 
 
 def stale_lines(stale: list) -> list[str]:

@@ -13,7 +13,8 @@ from pipeline.article.typeset import typeset_text
 from pipeline.core.text import clock
 from pipeline.library.talks import PublishedTalk, failure_line
 from pipeline.notes.sources import fact_sources
-from pipeline.schema import LedgerSentence, StaleEdit
+from pipeline.review.flags import flags
+from pipeline.schema import Ledger, LedgerSentence, StaleEdit
 from pipeline.site.pages import HEADINGS, decision_lines, page_path, relative, review_card
 
 WORDS = {
@@ -39,6 +40,17 @@ LEFT_OUT = {
     "untranslated": "未通过：没有译成另一种语言",
     "answer": "模型的回答：{text}",
 }
+READ_FIRST = {
+    "heading": "先读这些句子",
+    "intro": "按运行记录，以下句子最可能需要修改（原因附后）；在正文中标有 ⚑。",
+    "mark": "⚑ 先读：{why}",
+    "why": {
+        "unsure word": "出处有识别没把握的词",
+        "second try": "模型第二次回答才通过检查",
+        "far from its source": "与出处的意思相距较远",
+        "beside a left-out fact": "同段有事实没写进文章",
+    },
+}
 UNCERTAIN = {
     "heading": "可能听错的词",
     "intro": "以下讲话含有词典、幻灯片和术语表都不认识、只出现一次的词（已标出），可能是语音识别"
@@ -56,6 +68,8 @@ def proof_page(talk: PublishedTalk) -> str:
     lines += trouble_lines(talk) + decision_lines(talk, "zh")
     lines += review_card(talk, "zh", page) + [WORDS["intro"], ""]
     ledger = talk.ledger
+    flagged = {flag.sentence: flag.why for flag in flags(ledger)}
+    lines += read_first_lines(ledger, flagged)
     lines += sentence_lines(talk, ledger.by_id()[ledger.title])
     lines += sentence_lines(talk, ledger.by_id()[ledger.summary])
     for c, chapter in enumerate(ledger.chapters, start=1):
@@ -65,7 +79,7 @@ def proof_page(talk: PublishedTalk) -> str:
         for p, paragraph in enumerate(chapter.paragraphs, start=1):
             lines += [f'<a id="p-{c}-{p}"></a>**¶{p}**', ""]
             for sentence_id in paragraph.sentences:
-                lines += sentence_lines(talk, ledger.by_id()[sentence_id])
+                lines += sentence_lines(talk, ledger.by_id()[sentence_id], flagged)
     return "\n".join(lines + gone_lines(talk) + left_out_lines(talk) + uncertain_lines(talk))
 
 
@@ -107,10 +121,41 @@ def edit_command(talk: PublishedTalk, sentence: LedgerSentence, lang: str, said:
     return shlex.join(command)
 
 
-def sentence_lines(talk: PublishedTalk, sentence: LedgerSentence) -> list[str]:
-    """A sentence for the reviewer: its id and source, both languages, an edit command."""
+def said_why(why: list[str]) -> str:
+    return "；".join(READ_FIRST["why"][reason] for reason in why)
+
+
+def read_first_lines(ledger: Ledger, flagged: dict[str, list[str]]) -> list[str]:
+    """The flagged sentences, each with why and a link to its paragraph."""
+    if not flagged:
+        return []
+    items = []
+    for c, chapter in enumerate(ledger.chapters, start=1):
+        for p, paragraph in enumerate(chapter.paragraphs, start=1):
+            items += [
+                f"- [`{i}`](#p-{c}-{p})：{said_why(flagged[i])}"
+                for i in paragraph.sentences
+                if i in flagged
+            ]
+    return [
+        f"## {READ_FIRST['heading']} {{ #read-first }}",
+        "",
+        READ_FIRST["intro"],
+        "",
+        *items,
+        "",
+    ]
+
+
+def sentence_lines(
+    talk: PublishedTalk, sentence: LedgerSentence, flagged: dict[str, list[str]] | None = None
+) -> list[str]:
+    """A sentence for the reviewer: its id and source, both languages, why to read it first
+    if it is flagged, an edit command."""
     head = f"`{sentence.id}` · {WORDS['source']}：{source_of(talk, sentence)}"
     lines = [head + "  "]
+    if why := (flagged or {}).get(sentence.id):
+        lines.append(READ_FIRST["mark"].format(why=said_why(why)) + "  ")
     for lang, label in (("zh", "中"), ("en", "EN")):
         if written := sentence.text(lang):
             lines.append(f"{label}：{typeset_text(written.text, lang)}  ")

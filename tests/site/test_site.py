@@ -262,3 +262,15 @@ def test_a_fact_left_out_is_listed_for_reviewers_with_a_command_that_puts_it_bac
     source = talk.ledger.sources[0].text
     assert f"talk2article edit inputs/paging f-0 --en '{source}' --by NAME" in listed
     assert "`f-0`" not in page[: page.index("## 没有写进文章的事实")]
+
+
+def test_the_proofreading_page_puts_first_the_sentences_a_reader_would_mark(tmp_path):
+    from pipeline.library.talks import load_talk
+    from pipeline.site.proof import proof_page
+
+    outputs = tmp_path / "outputs"
+    publish(outputs, "paging", "分页", dt.date(2026, 10, 1), misheard=("um",))
+    page = proof_page(load_talk(outputs / "paging", "paging", tmp_path / "inputs"))
+    first = page[page.index("## 先读这些句子") : page.index("`f-0` · ")]
+    assert "[`f-0`](#p-1-1)：出处有识别没把握的词" in first and "`f-1`" not in first
+    assert "⚑ 先读：出处有识别没把握的词" in page[page.index("`f-0` · ") :]
