@@ -83,7 +83,6 @@ class LeftOut(Contract):
 
     sentence: str = Field(description="the ledger sentence's id")
     lang: Lang = Field(description="the language whose sentence failed")
-    chapter: str = Field(description="the id of the heading of the chapter it belongs to")
     answer: str = Field("", description="the model's last answer, never printed")
     failed: list[SentenceCheck] = Field(default_factory=list)
 
@@ -142,22 +141,12 @@ class Ledger(StageOutput):
         """The plan's sentences not printed, in the plan's order, with what failed."""
         by_id, found = self.by_id(), []
         languages = (self.language, "en" if self.language == "zh" else "zh")
-        for chapter in self.plan:
-            for sentence_id in (i for p in chapter.paragraphs for i in p.sentences):
-                sentence = by_id.get(sentence_id)
-                if sentence is None or sentence.printed:
-                    continue
-                lang = next(x for x in languages if not (w := sentence.text(x)) or w.left_out)
-                written = sentence.text(lang)
-                found.append(
-                    LeftOut(
-                        sentence=sentence_id,
-                        lang=lang,
-                        chapter=chapter.heading,
-                        answer=written.text if written else "",
-                        failed=written.rejected if written else [],
-                    )
-                )
+        planned = [i for chapter in self.plan for p in chapter.paragraphs for i in p.sentences]
+        for sentence in (by_id[i] for i in planned if i in by_id and not by_id[i].printed):
+            lang = next(x for x in languages if not (w := sentence.text(x)) or w.left_out)
+            written = sentence.text(lang)
+            answer, failed = (written.text, written.rejected) if written else ("", [])
+            found.append(LeftOut(sentence=sentence.id, lang=lang, answer=answer, failed=failed))
         return found
 
     def text(self, lang: Lang) -> DraftText:
