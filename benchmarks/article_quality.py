@@ -74,7 +74,7 @@ def measure(out: Path, truth) -> dict:
     written = [w for s in ledger.sentences for w in (s.zh, s.en) if w is not None]
     result["sentences"] = len(ledger.sentences)
     result["verified"] = round(sum(w.verified for w in written) / max(len(written), 1), 3)
-    result["fallbacks"] = sum(w.fallback for w in written)
+    result["left_out"] = len(ledger.left_out())
     result["verdict"] = json.loads((out / "review.json").read_text())["card"]["verdict"]
     return result
 

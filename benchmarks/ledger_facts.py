@@ -93,14 +93,14 @@ def measure(
         own.append(similarity(text.text, by_id[sentence.source].text))
         neighbour.append(similarity(text.text, sources[(k + 1) % len(sources)].text))
         lengths.append(float(length_check(text.text, by_id[sentence.source].text).detail or 0))
-    failed = Counter(c.check for t in written if t.fallback for c in t.rejected)
+    failed = Counter(c.check for t in written if t.left_out for c in t.rejected)
     return {
         "case": case,
         "sources": len(sources),
         "selected_of": [len(select_facts(everything, vocabulary)), len(everything)],
         "verified_share": round(sum(t.verified for t in written) / max(len(written), 1), 3),
-        "fallback_share": round(sum(t.fallback for t in written) / max(len(written), 1), 3),
-        "fallback_failed_checks": dict(failed),
+        "left_out_share": round(sum(t.left_out for t in written) / max(len(written), 1), 3),
+        "left_out_failed_checks": dict(failed),
         "failed_checks": dict(Counter(c.check for t in written for c in t.failed())),
         "calls": len(calls),
         "llm_s": round(seconds, 1),
@@ -117,7 +117,7 @@ def measure(
                 "source": by_id[s.source].text,
                 "written": s.text(lang).text,
                 "translated": s.text(other).text,
-                "fallbacks": [s.text(lang).fallback, s.text(other).fallback],
+                "left_out": [s.text(lang).left_out, bool(s.text(other) and s.text(other).left_out)],
             }
             for s in translated[:: max(len(translated) // 6, 1)]
         ],
@@ -148,7 +148,7 @@ def main() -> None:
         json.dumps(
             {
                 "worst_verified_share": min(r["verified_share"] for r in results),
-                "worst_fallback_share": max(r["fallback_share"] for r in results),
+                "worst_left_out_share": max(r["left_out_share"] for r in results),
                 "llm_s_per_source": max(r["llm_s_per_source"] for r in results),
             }
         )
