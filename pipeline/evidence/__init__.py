@@ -299,7 +299,8 @@ def build_evidence(
         units, on_screen = corrected_by_slides(units, deck, terms)
         corrections += on_screen
     if transcript.source == "asr":
-        units = marked_uncertain(units, deck, terms)
+        heard = [word for segment in transcript.segments for word in segment.words]
+        units = marked_uncertain(units, deck, terms, heard)
     if deck is not None:
         units += slide_units(deck)
     return Evidence(

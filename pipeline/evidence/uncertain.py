@@ -7,8 +7,10 @@ When the talk has a deck, a word of a name's spelling (an acronym, letters with 
 has seen most short letter strings, and the names a talk means are the ones its slides
 show (on sglang-2025 this marks five words, each a mishearing).
 Speech recognition writes what it heard as words it knows or as made-up spellings; the
-made-up ones are caught here, in every talk, with no list of misheard forms. A subtitle
-file is a person's transcript: nothing in it is uncertain.
+made-up ones are caught here, in every talk, with no list of misheard forms. Recognition
+also says how sure it was of each word: a word it gave a low probability, that no slide or
+vocabulary shows, is uncertain too, a dictionary word or not ("block table mats" for
+"maps"). A subtitle file is a person's transcript: nothing in it is uncertain.
 """
 
 import re
@@ -20,8 +22,14 @@ from pipeline.core import terminology
 from pipeline.core.text import TECHNICAL
 from pipeline.evidence.screen import WORD
 from pipeline.schema import Deck, EvidenceUnit
+from pipeline.schema.transcript import Word
 
 WORD_PART = re.compile(r"[A-Za-z0-9]+")
+# A recognised word below this probability (faster-whisper's, per word) may be misheard:
+# set on kv-cache-serving's readings (benchmarks/readings/, four readings, 33 speech
+# sentences): below 0.4 marks 4 of the 7 readers called misheard and none of the 26 others.
+UNSURE_PROBABILITY = 0.4
+EDGE_S = 0.2  # a word's start may fall this far outside its unit's span
 
 
 def known_words(deck: Deck | None, vocabulary: list[str]) -> set[str]:
@@ -49,18 +57,44 @@ def uncertain_words(text: str, known: set[str], deck_names: bool = False) -> lis
     return list(dict.fromkeys(w for w in words if not is_known(w, known, deck_names)))
 
 
+def unsure_heard(unit: EvidenceUnit, heard: list[Word], known: set[str]) -> list[str]:
+    """The unit's words recognition gave a low probability and no slide or vocabulary shows,
+    as the unit writes them."""
+    if unit.start is None or unit.end is None:
+        return []
+    low = {
+        w.text.strip(" ,.?!;:").lower()
+        for w in heard
+        if w.probability is not None
+        and w.probability < UNSURE_PROBABILITY
+        and unit.start - EDGE_S <= w.start <= unit.end + EDGE_S
+    }
+    said = [w for w in WORD.findall(unit.text) if w.lower() in low - known]
+    return list(dict.fromkeys(said))
+
+
 def marked_uncertain(
-    units: list[EvidenceUnit], deck: Deck | None, vocabulary: list[str]
+    units: list[EvidenceUnit],
+    deck: Deck | None,
+    vocabulary: list[str],
+    heard: list[Word] | tuple = (),
 ) -> list[EvidenceUnit]:
-    """Recognised speech units with their uncertain words marked."""
+    """Recognised speech units with their uncertain words marked; `heard` are the words as
+    recognised, with their probabilities."""
     known, deck_names = known_words(deck, vocabulary), deck is not None
     speech = [u for u in units if u.kind == "transcript"]
-    heard = Counter(
+    times_heard = Counter(
         w.lower() for u in speech for w in set(uncertain_words(u.text, known, deck_names))
     )
-    known |= {word for word, units_heard in heard.items() if units_heard > 1}
+    shown = known.copy()
+    known |= {word for word, units_heard in times_heard.items() if units_heard > 1}
+
+    def uncertain(unit: EvidenceUnit) -> list[str]:
+        found = uncertain_words(unit.text, known, deck_names) + unsure_heard(unit, heard, shown)
+        return list(dict.fromkeys(found))
+
     return [
-        unit.model_copy(update={"uncertain": uncertain_words(unit.text, known, deck_names)})
+        unit.model_copy(update={"uncertain": uncertain(unit)})
         if unit.kind == "transcript"
         else unit
         for unit in units

@@ -40,3 +40,20 @@ def test_recognised_speech_marks_a_word_heard_once_and_subtitles_mark_nothing():
     assert marked == {"Potokans"}  # "Qwenny", heard the same way twice, is the speaker's word
     typed = build_evidence(transcript("subtitles", *said), DECK, None, [], opts)
     assert not any(u.uncertain for u in typed.units)
+
+
+def test_a_word_recognition_was_unsure_of_is_uncertain_unless_a_slide_shows_it():
+    from pipeline.evidence.uncertain import marked_uncertain
+    from pipeline.schema import EvidenceUnit
+    from pipeline.schema.transcript import Word
+
+    said = "At block table mats, each sequence maps logical blocks to physical blocks."
+    unit = EvidenceUnit(id="t-00:00:39", kind="transcript", text=said, start=39.0, end=44.0)
+    heard = [
+        Word(start=39.3, end=39.6, text=" mats,", probability=0.12),  # "maps", misheard
+        Word(start=40.0, end=40.3, text=" sequence", probability=0.31),  # a slide shows it
+        Word(start=41.0, end=41.3, text=" logical", probability=0.95),
+        Word(start=50.0, end=50.3, text=" physical", probability=0.05),  # another unit's
+    ]
+    [marked] = marked_uncertain([unit], None, ["sequence"], heard)
+    assert marked.uncertain == ["mats"]
