@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pipeline.core.text import clock  # noqa: E402
-from pipeline.review.flags import beside_left_out, flags, meaning_scores  # noqa: E402
+from pipeline.review.flags import beside_left_out, flags  # noqa: E402
 from pipeline.schema import Deck, EditedLedger, Transcript  # noqa: E402
 from pipeline.schema.ledger import Ledger  # noqa: E402
 
@@ -62,7 +62,13 @@ def signals(ledger: Ledger) -> dict[str, dict]:
     return {
         s.id: {
             "calls": {lang: w.calls for lang in LANGS if (w := s.text(lang))},
-            "meaning": meaning_scores(s),
+            "meaning": [
+                float(c.detail)
+                for w in (s.zh, s.en)
+                if w
+                for c in w.checks
+                if c.check == "meaning" and c.passed and c.detail.replace(".", "", 1).isdigit()
+            ],
             "unsure": bool(s.source in sources and sources[s.source].uncertain),
             "beside_left_out": s.id in beside,
         }

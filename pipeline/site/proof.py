@@ -47,7 +47,6 @@ READ_FIRST = {
     "why": {
         "unsure word": "出处有识别没把握的词",
         "second try": "模型第二次回答才通过检查",
-        "far from its source": "与出处的意思相距较远",
         "beside a left-out fact": "同段有事实没写进文章",
     },
 }
