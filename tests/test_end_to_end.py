@@ -63,7 +63,7 @@ def body_paragraphs(markdown: str) -> list[str]:
 def test_example_talk_becomes_two_articles(batch):
     outputs, result = batch
     record = run_record(outputs, EXAMPLE.name)
-    # The real model may answer badly somewhere: a fallback is then counted and named.
+    # The real model may answer badly somewhere: what it left out is counted and named.
     assert record["status"] in ("succeeded", "fallback"), result.stdout + result.stderr
     fallbacks = [f for s in record["stages"] for f in s["fallbacks"]]
     assert bool(fallbacks) == (record["status"] == "fallback")
@@ -104,8 +104,8 @@ def test_every_citation_resolves_to_a_time_or_a_slide(batch):
     checks = {c["name"]: c for c in review["checks"]}
     assert checks["citations"]["passed"] and checks["no_duplicate_paragraphs"]["passed"]
     ledger = Ledger.model_validate_json((folder / "ledger.json").read_text())
-    # a sentence in the other language is one whose every translation changed a fact,
-    # standing in its own language and marked, never one passed as checked
+    # a sentence in the other language can only be a heading, title or summary whose every
+    # translation failed, kept marked; a fact in the wrong language is left out
     wrong_language = {f["place"] for f in checks["languages"]["findings"]}
     assert wrong_language <= set(ledger.fallbacks), (wrong_language, ledger.fallbacks)
     # most of the article's sentences are the model's, verified against their sources
