@@ -58,7 +58,7 @@ def sentence_kinds(ledger: Ledger) -> dict[str, str]:
 
 def signals(ledger: Ledger) -> dict[str, dict]:
     """ledger id -> what pipeline.review.flags reads of it, for setting its thresholds."""
-    sources, beside = {s.id: s for s in ledger.sources}, beside_left_out(ledger)
+    beside = beside_left_out(ledger)
     return {
         s.id: {
             "calls": {lang: w.calls for lang in LANGS if (w := s.text(lang))},
@@ -69,7 +69,6 @@ def signals(ledger: Ledger) -> dict[str, dict]:
                 for c in w.checks
                 if c.check == "meaning" and c.passed and c.detail.replace(".", "", 1).isdigit()
             ],
-            "unsure": bool(s.source in sources and sources[s.source].uncertain),
             "beside_left_out": s.id in beside,
         }
         for s in ledger.sentences

@@ -62,7 +62,8 @@ FIRST_PERSON = {
 # Spoken Chinese, word by word (jieba): the audience addressed, or a clause opened by a
 # spoken discourse marker; a written sentence has neither ("迷你" is no 你).
 ADDRESS_ZH = frozenset({"你", "你们", "大家", "各位"})
-OPENERS_ZH = frozenset({"然后", "那么", "所以说", "其实", "就是说", "嗯", "呃", "对吧"})
+OPENERS_ZH = frozenset({"然后", "所以说", "其实", "就是说"})
+FILLERS_ZH = frozenset({"嗯", "呃", "对吧"})  # spoken wherever they stand
 CLAUSE_ENDS = frozenset("，,。；;：:！？")
 
 
@@ -70,7 +71,8 @@ def spoken_zh(text: str) -> list[str]:
     """The words of `text` that speak to the audience or open a clause as speech does."""
     words = segmented(text)
     opening = [w for n, w in enumerate(words) if n == 0 or words[n - 1] in CLAUSE_ENDS]
-    return [w for w in words if w in ADDRESS_ZH] + [w for w in opening if w in OPENERS_ZH]
+    said = [w for w in words if w in ADDRESS_ZH or w in FILLERS_ZH]
+    return said + [w for w in opening if w in OPENERS_ZH]
 
 
 # The deck as the subject: the article states what a slide says, never that a slide says it.

@@ -41,7 +41,9 @@ def _parser():
         module = __import__(MODEL)
     except ImportError as err:
         raise GrammarModelError(f"the English parser {MODEL} is not installed") from err
-    folder = next(Path(module.__file__).parent.glob(f"{MODEL}-*"))
+    folder = next(Path(module.__file__).parent.glob(f"{MODEL}-*"), None)
+    if folder is None:
+        raise GrammarModelError(f"the English parser {MODEL} has no model folder")
     if (found := trained_digest(folder)) != MODEL_SHA256:
         raise GrammarModelError(f"{folder} has sha256 {found}, expected {MODEL_SHA256}")
     return spacy.load(folder, exclude=["ner", "lemmatizer", "senter"])

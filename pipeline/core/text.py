@@ -341,14 +341,17 @@ DOUBLED = re.compile(r"(?:(.)\1)+")  # every glyph twice: a text layer that drew
 
 
 def plain_letters(text: str) -> str:
-    """Styled letters and digits as plain ones; a run of them whose every glyph is doubled
-    (as some PDF exporters write bold: 𝑰𝑰𝑵𝑵𝑻𝑻𝟒𝟒) halved. Other text is left as it is
-    (NFKC would also turn Chinese full-width punctuation into ASCII)."""
+    """Styled letters and digits as plain ones. A text whose every styled run (of two or
+    more glyphs) is doubled, one of them holding a letter, was drawn with each glyph twice
+    (as some PDF exporters write bold: 𝑰𝑰𝑵𝑵𝑻𝑻𝟒𝟒): its runs are halved. A styled number
+    alone is never halved ("𝟒𝟒 GB" is 44 GB). Other text is left as it is (NFKC would also
+    turn Chinese full-width punctuation into ASCII)."""
+    runs = [m.group() for m in STYLED.finditer(text) if len(m.group()) >= 2]
+    lettered = any(unicodedata.normalize("NFKC", ch).isalpha() for run in runs for ch in run)
+    doubled = lettered and all(DOUBLED.fullmatch(run) for run in runs)
 
     def plain(match: re.Match) -> str:
         run = match.group()
-        if len(run) >= 2 and DOUBLED.fullmatch(run):
-            run = run[::2]
-        return unicodedata.normalize("NFKC", run)
+        return unicodedata.normalize("NFKC", run[::2] if doubled and len(run) >= 2 else run)
 
     return STYLED.sub(plain, text)

@@ -193,6 +193,11 @@ def make_edit(
     translated, checks = None, []
     if not drop and len(texts) == 1:
         translated, answer = translation(sentence, texts, translate)
+        if answer.left_out or not answer.text:
+            raise EditRefused(
+                f"the model's {translated} translation failed its checks twice; give the "
+                "sentence in both languages (--zh and --en)"
+            )
         texts[translated], checks = answer.text, answer.checks
     original = {lang: (w.text if (w := sentence.text(lang)) else "") for lang in ("zh", "en")}
     return Edit(

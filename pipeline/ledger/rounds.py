@@ -93,13 +93,15 @@ def one_round(
 
 def given_up(job: Job, tries: list[Written]) -> Written:
     """What stands when every answer failed: the last, left out; for a `keep_best` job the
-    answer in the right language with fewest failed checks (the first on a tie), unless
+    answer that states no other fact (no number changed, no name added) and is in the right
+    language before the others, then with fewest failed checks (the first on a tie), unless
     none said anything."""
     answered = [t for t in tries if t.text] if job.keep_best else []
 
-    def rank(answer: Written) -> tuple[bool, int]:
+    def rank(answer: Written) -> tuple[bool, bool, int]:
         failed = answer.failed()
-        return any(c.check == "language" for c in failed), len(failed)
+        other_fact = any(c.check == "numbers" or (c.check == "names" and c.added) for c in failed)
+        return other_fact, any(c.check == "language" for c in failed), len(failed)
 
     chosen = min(answered, key=rank) if answered else tries[-1]
     return chosen.model_copy(update={"left_out": not answered, "rejected": chosen.failed()})

@@ -1,7 +1,6 @@
 """The sentences a reviewer reads first: each printed fact sentence the ledger's own record
 says is likely to need an edit, with why. Computed from the ledger alone (no model call):
 
-- unsure word: what it is made from holds a word recognition was unsure of;
 - second try: its rewrite or translation passed only on the model's second answer;
 - beside a left-out fact: a fact of its paragraph was left out, so what it says may lean
   on a sentence the article no longer has.
@@ -17,7 +16,8 @@ from pipeline.schema.ledger import Ledger, LedgerSentence
 # Measured on the readings of kv-cache-serving and sglang-2025 (7caa459, 68 printed facts,
 # 59% marked by readers): a second try is marked 83% of the time, a fact beside a left-out
 # one 66%; a passing meaning score below 0.86 only 38%, less than any fact: not a flag.
-FlagReason = Literal["unsure word", "second try", "beside a left-out fact"]
+# (Speech with a word recognition was unsure of is never printed: pipeline.notes.select.)
+FlagReason = Literal["second try", "beside a left-out fact"]
 
 
 class Flag(Contract):
@@ -27,20 +27,20 @@ class Flag(Contract):
 
 def beside_left_out(ledger: Ledger) -> set[str]:
     """The printed facts whose paragraph in the plan holds a fact left out."""
+    left = {x.sentence for x in ledger.left_out()}
     printed = {s.id for s in ledger.sentences if s.printed}
-    found: set[str] = set()
-    for chapter in ledger.plan:
-        for paragraph in chapter.paragraphs:
-            if any(i not in printed for i in paragraph.sentences):
-                found |= {i for i in paragraph.sentences if i in printed}
-    return found
+    return {
+        i
+        for chapter in ledger.plan
+        for paragraph in chapter.paragraphs
+        if left & set(paragraph.sentences)
+        for i in paragraph.sentences
+        if i in printed
+    }
 
 
-def reasons(ledger: Ledger, sentence: LedgerSentence, beside: set[str]) -> list[FlagReason]:
-    source = next((s for s in ledger.sources if s.id == sentence.source), None)
+def reasons(sentence: LedgerSentence, beside: set[str]) -> list[FlagReason]:
     why: list[FlagReason] = []
-    if source is not None and source.uncertain:
-        why.append("unsure word")
     if any(w is not None and w.calls >= 2 for w in (sentence.zh, sentence.en)):
         why.append("second try")
     if sentence.id in beside:
@@ -56,6 +56,6 @@ def flags(ledger: Ledger) -> list[Flag]:
     for sentence in (by_id[i] for i in ids):
         if any(w is not None and w.edited_by for w in (sentence.zh, sentence.en)):
             continue  # a reviewer's own text
-        if why := reasons(ledger, sentence, beside):
+        if why := reasons(sentence, beside):
             found.append(Flag(sentence=sentence.id, why=why))
     return found

@@ -147,3 +147,18 @@ def test_an_edit_too_long_is_refused_before_any_model_call():
         make_edit(ledger(), "f-1", {"zh": "长" * 2001}, "Lin", no_model)
     with pytest.raises(EditRefused, match="--by"):
         make_edit(ledger(), "f-1", {"zh": "短。"}, "L" * 101, no_model)
+
+
+def test_a_failed_machine_translation_of_an_edit_is_refused_not_recorded():
+    from pipeline.edits import EditRefused
+    from pipeline.schema.ledger import Written
+
+    def failing(sentence, given, into):
+        return Written(text="Blocks.", left_out=True)
+
+    try:
+        make_edit(ledger(), "f-1", {"zh": "它浪费 60% 的内存。"}, "Lin", failing)
+    except EditRefused as refused:
+        assert "give the sentence in both languages" in str(refused)
+    else:
+        raise AssertionError("a failed translation was recorded as the reviewer's text")

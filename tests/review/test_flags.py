@@ -19,9 +19,7 @@ SOURCES = [
 
 
 def test_what_the_run_record_says_is_likely_wrong_is_flagged_with_why():
-    sources = [*SOURCES]
-    sources[0] = sources[0].model_copy(update={"uncertain": ["Potokans"]})
-    ledger = ledger_of(EN, ZH, sources=sources)
+    ledger = ledger_of(EN, ZH, sources=SOURCES)
     by_id = ledger.by_id()
     by_id["f-1"].en.calls = 2  # its rewrite passed on the second answer
     by_id["f-2"].zh.checks = [SentenceCheck(check="meaning", passed=True, detail="0.81")]
@@ -32,7 +30,6 @@ def test_what_the_run_record_says_is_likely_wrong_is_flagged_with_why():
     plan = [ledger.chapters[0].model_copy(update={"paragraphs": [*paragraphs[:3], merged]})]
     ledger = ledger.model_copy(update={"plan": plan}).arranged()
     assert {f.sentence: f.why for f in flags(ledger)} == {
-        "f-0": ["unsure word"],
         "f-1": ["second try"],
         "f-3": ["beside a left-out fact"],
     }

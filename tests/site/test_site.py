@@ -269,8 +269,10 @@ def test_the_proofreading_page_puts_first_the_sentences_a_reader_would_mark(tmp_
     from pipeline.site.proof import proof_page
 
     outputs = tmp_path / "outputs"
-    publish(outputs, "paging", "分页", dt.date(2026, 10, 1), misheard=("um",))
-    page = proof_page(load_talk(outputs / "paging", "paging", tmp_path / "inputs"))
+    publish(outputs, "paging", "分页", dt.date(2026, 10, 1))
+    talk = load_talk(outputs / "paging", "paging", tmp_path / "inputs")
+    talk.ledger.by_id()["f-0"].en.calls = 2  # its rewrite passed on the second answer
+    page = proof_page(talk)
     first = page[page.index("## 先读这些句子") : page.index("`f-0` · ")]
-    assert "[`f-0`](#p-1-1)：出处有识别没把握的词" in first and "`f-1`" not in first
-    assert "⚑ 先读：出处有识别没把握的词" in page[page.index("`f-0` · ") :]
+    assert "[`f-0`](#p-1-1)：模型第二次回答才通过检查" in first and "`f-1`" not in first
+    assert "⚑ 先读：模型第二次回答才通过检查" in page[page.index("`f-0` · ") :]
