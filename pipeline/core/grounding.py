@@ -127,6 +127,12 @@ def support(sentence: str, source: str) -> float:
     return share
 
 
+def restates(text: str, other: str, bound: float) -> bool:
+    """Whether `text` says what `other` says: at least `bound` of its content words
+    (support) and no number `other` lacks."""
+    return numbers(text) <= numbers(other) and support(text, other) >= bound
+
+
 def pair_support(sentence: str, source: str) -> float:
     tokens = content_tokens(sentence)
     if not tokens:

@@ -57,17 +57,15 @@ def uncertain_words(text: str, known: set[str], deck_names: bool = False) -> lis
     return list(dict.fromkeys(w for w in words if not is_known(w, known, deck_names)))
 
 
-def unsure_heard(unit: EvidenceUnit, heard: list[Word], known: set[str]) -> list[str]:
-    """The unit's words recognition gave a low probability and no slide or vocabulary shows,
-    as the unit writes them."""
+def unsure_heard(unit: EvidenceUnit, unsure: list[Word], known: set[str]) -> list[str]:
+    """The unit's words among `unsure` (those recognition gave a low probability) that no
+    slide or vocabulary shows, as the unit writes them."""
     if unit.start is None or unit.end is None:
         return []
     low = {
         w.text.strip(" ,.?!;:").lower()
-        for w in heard
-        if w.probability is not None
-        and w.probability < UNSURE_PROBABILITY
-        and unit.start - EDGE_S <= w.start <= unit.end + EDGE_S
+        for w in unsure
+        if unit.start - EDGE_S <= w.start <= unit.end + EDGE_S
     }
     said = [w for w in WORD.findall(unit.text) if w.lower() in low - known]
     return list(dict.fromkeys(said))
@@ -88,9 +86,10 @@ def marked_uncertain(
     )
     shown = known.copy()
     known |= {word for word, units_heard in times_heard.items() if units_heard > 1}
+    unsure = [w for w in heard if w.probability is not None and w.probability < UNSURE_PROBABILITY]
 
     def uncertain(unit: EvidenceUnit) -> list[str]:
-        found = uncertain_words(unit.text, known, deck_names) + unsure_heard(unit, heard, shown)
+        found = uncertain_words(unit.text, known, deck_names) + unsure_heard(unit, unsure, shown)
         return list(dict.fromkeys(found))
 
     return [

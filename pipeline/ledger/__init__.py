@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.core.checks import composed_checks
-from pipeline.core.grounding import support
+from pipeline.core.grounding import restates
 from pipeline.core.prompts import Prompt, load_prompt
-from pipeline.core.text import numbers, other_language
+from pipeline.core.text import other_language
 from pipeline.ledger.arrange import PlannedChapter, arrange
 from pipeline.ledger.facts import rewrite_facts
 from pipeline.ledger.translate import translate_sentences
@@ -77,10 +77,6 @@ def composed(id: str, kind: SentenceKind, text: str, facts: str, lang: str) -> L
 REPEAT_SUPPORT = 0.9
 
 
-def repeats(text: str, earlier: str) -> bool:
-    return numbers(text) <= numbers(earlier) and support(text, earlier) >= REPEAT_SUPPORT
-
-
 def unrepeated(
     planned: list[PlannedChapter], facts: dict[str, LedgerSentence], lang: str
 ) -> dict[str, LedgerSentence]:
@@ -93,10 +89,14 @@ def unrepeated(
             if not sentence.text(lang).verified:
                 kept[fact.id] = sentence
                 continue
-            if repeats(text, plan.chapter.title):
+            if restates(text, plan.chapter.title, REPEAT_SUPPORT):
                 continue
             earlier = [k for k, s in kept.items() if s.text(lang).verified]
-            if said := next((k for k in earlier if repeats(text, kept[k].text(lang).text)), None):
+            said = next(
+                (k for k in earlier if restates(text, kept[k].text(lang).text, REPEAT_SUPPORT)),
+                None,
+            )
+            if said:
                 units = list(dict.fromkeys([*kept[said].units, *sentence.units]))
                 kept[said] = kept[said].model_copy(update={"units": units})
                 continue

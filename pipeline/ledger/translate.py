@@ -18,8 +18,7 @@ from pipeline.core.checks import sentence_case, translation_checks
 from pipeline.core.grounding import name_parts
 from pipeline.core.prompts import Prompt
 from pipeline.ledger.facts import named
-from pipeline.ledger.rounds import Job
-from pipeline.ledger.rounds import written as written_jobs
+from pipeline.ledger.rounds import Job, written
 from pipeline.llm.client import LLM
 from pipeline.schema.ledger import COMPOSED, LedgerSentence
 
@@ -51,10 +50,10 @@ def translate_sentences(
     kept = [part for name in names for part in name_parts(name)]
     jobs = []
     for sentence in sentences:
-        written = sentence.text(source_lang)
-        if written is None or written.left_out:
+        own = sentence.text(source_lang)
+        if own is None or own.left_out:
             continue
-        source = written.text
+        source = own.text
         values = {"terms": named(source, kept), "glossary": terminology.guide(source, target_lang)}
         jobs.append(
             Job(
@@ -68,11 +67,11 @@ def translate_sentences(
                     fact=sentence.kind == "fact",
                 ),
                 values=values,
-                retry=written.calls < 2,  # three calls a sentence at most
+                retry=own.calls < 2,  # three calls a sentence at most
                 keep_best=sentence.kind in COMPOSED,
             )
         )
-    done = written_jobs(jobs, llm, prompt) if jobs else {}
+    done = written(jobs, llm, prompt) if jobs else {}
     translated = []
     for sentence in sentences:
         if (text := done.get(sentence.id)) is not None:

@@ -19,8 +19,8 @@ model's work grows with the article, not with the talk:
 
 from pipeline.core import terminology
 from pipeline.core.checks import names_of
-from pipeline.core.grounding import duplicate_of, mentions, support
-from pipeline.core.text import has_cjk, numbers, quantities
+from pipeline.core.grounding import duplicate_of, mentions, restates
+from pipeline.core.text import has_cjk, quantities
 from pipeline.schema.ledger import FactSource
 
 # Speech whose content words a slide line holds this share of says nothing beyond it: the
@@ -55,15 +55,7 @@ def most_novel(
 
 def covering(source: FactSource, by: list[FactSource]) -> FactSource | None:
     """The first of `by` that already says `source` whole: its content words and numbers."""
-    return next(
-        (
-            other
-            for other in by
-            if support(source.text, other.text) >= COVERED
-            and numbers(source.text) <= numbers(other.text)
-        ),
-        None,
-    )
+    return next((other for other in by if restates(source.text, other.text, COVERED)), None)
 
 
 def select_facts(
