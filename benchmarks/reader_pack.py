@@ -7,8 +7,10 @@ and its sources: the transcript with times and the deck's text slide by slide.
 Writes benchmarks/readings/<case>/<date>-<commit>/ and prints its path. Readers see the
 articles, sentences.*.txt and sources/ only; key.json (position -> the ledger sentences it
 prints and what they are, the sentences left out, and the sentences the run flags for a
-reviewer, with why) is for reader_tally.py.
-sources/ is never committed (.gitignore): some cases' talks may not be copied.
+reviewer, with why) is for reader_tally.py; key.sources.json (ledger id -> the source words
+and context each fact sentence was made from) is labelled data for the next check.
+sources/ and key.sources.json are never committed (.gitignore): some cases' talks may not
+be copied.
 """
 
 import argparse
@@ -22,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from pipeline.core.grammar import added_words  # noqa: E402
 from pipeline.core.text import clock  # noqa: E402
 from pipeline.review.flags import beside_left_out, flags  # noqa: E402
 from pipeline.schema import Deck, EditedLedger, Transcript  # noqa: E402
@@ -75,6 +78,20 @@ def signals(ledger: Ledger) -> dict[str, dict]:
     }
 
 
+def fact_sources(ledger: Ledger) -> dict[str, dict]:
+    """ledger id -> the source a fact sentence was made from (its words and context) and,
+    in an English talk, the content words its English sentence adds to them."""
+    by_id, found = {source.id: source for source in ledger.sources}, {}
+    for sentence in (s for s in ledger.sentences if s.source in by_id):
+        source, written = by_id[sentence.source], sentence.text("en")
+        found[sentence.id] = {"text": source.text, "context": source.context}
+        if ledger.language == "en" and written and written.text:
+            found[sentence.id]["added"] = added_words(
+                written.text, f"{source.text}\n{source.context}"
+            )
+    return found
+
+
 def transcript_text(transcript: Transcript) -> str:
     return "\n".join(f"[{clock(s.start)}] {s.text}" for s in transcript.segments) + "\n"
 
@@ -121,6 +138,8 @@ def pack(out: Path, target: Path) -> Path:
     deck = Deck.model_validate_json(deck_file.read_text()) if deck_file.is_file() else None
     (sources / "deck.txt").write_text(deck_text(deck))
     (target / "key.json").write_text(json.dumps(key, ensure_ascii=False, indent=1) + "\n")
+    made_from = json.dumps(fact_sources(ledger), ensure_ascii=False, indent=1)
+    (target / "key.sources.json").write_text(made_from + "\n")
     return target
 
 

@@ -66,6 +66,8 @@ ADVICE = {
     "written language: no I, we, our or you, no word to the audience, no spoken opener, and "
     "not that the speaker, the talk or a slide says it",
     "length": "say all of the item and nothing more",
+    "additions": "state only what the item and its slide's title say, with no word of your "
+    "own beyond the verb the sentence needs",
     "sentence": "write one full sentence that states the fact (not a label, not a question) "
     "and ends with a full stop",
 }

@@ -51,7 +51,7 @@ def translate_sentences(
     jobs = []
     for sentence in sentences:
         own = sentence.text(source_lang)
-        if own is None or own.left_out:
+        if own is None or own.left_out or not own.text:
             continue
         source = own.text
         values = {"terms": named(source, kept), "glossary": terminology.guide(source, target_lang)}

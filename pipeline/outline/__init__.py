@@ -35,8 +35,6 @@ from pipeline.outline.headings import (
     ungrounded,
 )
 from pipeline.outline.subtitle import (
-    chapters_summary,
-    composed_summary,
     subtitle_terms,
     with_subtitle,
 )
@@ -208,10 +206,6 @@ def tags_of(proposed: list[str], meta: TalkMeta, evidence: Evidence, warnings: l
     return tags
 
 
-def first_fact(notes: Notes) -> str:
-    return next((f.text for s in notes.sections for f in s.facts), "")
-
-
 def title_of(
     proposed: str, meta: TalkMeta, notes: Notes, check: TitleCheck, warnings: list[str]
 ) -> str | None:
@@ -227,9 +221,10 @@ def title_of(
 
 def summary_of(
     summary: str, title: str, notes: Notes, check: TitleCheck, warnings: list[str]
-) -> str | None:
+) -> str:
     """The model's summary if it can stand: no prompt echo, the right language, more than
-    the title, and nothing the talk's facts lack (ungrounded)."""
+    the title, nothing the talk's facts lack and not about the article (ungrounded); else
+    none (the card and the article print no summary line: none is composed in code)."""
     if (
         is_echo(summary, check.prompt_lines)
         or not in_language(summary, check.language)
@@ -237,7 +232,7 @@ def summary_of(
         or ungrounded(summary, what_it_states(notes.sections), check.language)
     ):
         warnings.append(f"outline: proposed summary {summary!r} rejected")
-        return None
+        return ""
     return summary
 
 
@@ -270,8 +265,6 @@ def build_outline(
     title = title or chapters[0].title
     explained = subtitle_terms(title, chapters, notes, evidence, meta)
     summary = summary_of(reply.summary.strip(), title, notes, check, warnings)
-    covered = chapters_summary([c.title for c in chapters if c.title != title][:3], language)
-    summary = summary or composed_summary(explained, language) or covered or first_fact(notes)
     return Outline(
         language=language,
         title=with_subtitle(title, explained),

@@ -1,5 +1,5 @@
-"""The title's subtitle and the card's fallback summary, composed in code from the terms the
-talk's mechanism chapters explain (the house style: "main claim: subtitle")."""
+"""The title's subtitle, composed in code from the terms the talk's mechanism chapters
+explain (the house style: "main claim: subtitle")."""
 
 import re
 
@@ -77,22 +77,3 @@ def with_subtitle(title: str, terms: list[str]) -> str:
     if has_cjk(title):
         return f"{title}：{listed(terms, chinese=True)}"
     return f"{title}: {listed(terms, chinese=False)}"
-
-
-def composed_summary(terms: list[str], language: str) -> str:
-    """The card's sentence in the house pattern when the model's cannot stand, naming what
-    the article takes apart; empty without terms to name."""
-    if not terms:
-        return ""
-    if language == "zh":
-        return f"本文拆解 {listed(terms, chinese=True)}。"
-    return f"The article takes apart {listed(terms, chinese=False)}."
-
-
-def chapters_summary(headings: list[str], language: str) -> str:
-    """The card's sentence when there are no terms to name: the chapters, in order."""
-    if not headings:
-        return ""
-    if language == "zh":
-        return f"本文依次讲：{'；'.join(headings)}。"
-    return f"The article covers, in order: {'; '.join(headings)}."

@@ -20,7 +20,9 @@ class Chapter(Contract):
 class Outline(StageOutput):
     language: Lang = Field(description="the language the outline (and first draft) is in")
     title: str
-    summary: str = Field(description="one sentence for the index card")
+    summary: str = Field(
+        "", description="one sentence for the index card; empty when none could stand"
+    )
     tags: list[str] = Field(default_factory=list, description="1-3 category tags, broad first")
     chapters: list[Chapter] = Field(min_length=1)
 

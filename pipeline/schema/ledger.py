@@ -20,7 +20,9 @@ from pipeline.schema.notes import FactSource
 SentenceKind = Literal["fact", "lead", "heading", "title", "summary", "question"]
 # Kinds no single source says (an article cannot do without them): bound to their own text.
 COMPOSED = ("heading", "title", "summary", "lead")
-CheckName = Literal["numbers", "names", "meaning", "language", "voice", "length", "sentence"]
+CheckName = Literal[
+    "numbers", "names", "meaning", "language", "voice", "length", "sentence", "additions"
+]
 
 
 def joined(sentences: list["LedgerSentence"], lang: str) -> str:
@@ -35,7 +37,7 @@ class SentenceCheck(Contract):
     check: CheckName
     passed: bool
     detail: str = Field("", description="what differs: the numbers, names or score")
-    added: list[str] = Field(default_factory=list, description="numbers or names it added")
+    added: list[str] = Field(default_factory=list, description="numbers, names or words it added")
 
 
 class Written(Contract):

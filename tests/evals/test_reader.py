@@ -31,6 +31,9 @@ def test_a_reading_is_packed_and_its_marks_tallied(tmp_path):
     assert "[01:05] So um reserving" in (reading / "sources" / "transcript.txt").read_text()
     assert "## Slide 2" in (reading / "sources" / "deck.txt").read_text()
     key = json.loads((reading / "key.json").read_text())
+    made_from = json.loads((reading / "key.sources.json").read_text())
+    fact = made_from[key["sentences"]["en-04"][0]]  # what the readers' marks are matched to
+    assert fact["text"] and isinstance(fact.get("added", []), list)
     key["flags"] = {key["sentences"]["en-04"][0]: "an unsure word in its source"}
     (reading / "key.json").write_text(json.dumps(key))
 

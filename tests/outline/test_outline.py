@@ -434,8 +434,8 @@ def test_a_heading_or_summary_that_repeats_the_articles_title_is_replaced():
         summary="Paging the KV cache.",
     )
     assert outline.chapters[0].title == "Why memory is wasted"  # its slide's title
-    # no terms to name: the chapters it covers, in order
-    assert outline.summary == "The article covers, in order: Why memory is wasted; Paging."
+    # none is composed in its place: the card and the article print no summary line
+    assert outline.summary == ""
     assert "outline: proposed summary 'Paging the KV cache.' rejected" in outline.warnings
 
 
@@ -454,19 +454,17 @@ def test_a_talk_whose_plan_is_in_the_wrong_language_is_titled_by_its_first_chapt
         s.facts = [s.facts[0].model_copy(update={"text": f"{said}，这是第 {s.id[-1]} 部分。"})]
     planned = [chapter("sec-01", "显存为何浪费", "problem"), chapter("sec-02", "分页", "mechanism")]
     outline, _ = outline_with(*planned, title="Paging", summary="Paging wins.", notes=lecture)
-    assert outline.title == "显存为何浪费" and outline.summary == "本文依次讲：分页。"
+    assert outline.title == "显存为何浪费" and outline.summary == ""
 
 
-def test_a_summary_that_cannot_stand_names_what_the_article_takes_apart():
-    from pipeline.outline.subtitle import composed_summary
-
-    assert composed_summary(["PagedAttention", "prefix caching"], "en") == (
-        "The article takes apart PagedAttention and prefix caching."
-    )
-    assert composed_summary(["PagedAttention", "prefix caching", "KV cache"], "zh") == (
-        "本文拆解 PagedAttention、prefix caching 与 KV cache。"
-    )
-    assert composed_summary([], "zh") == ""
+def test_a_summary_about_the_article_itself_is_not_kept():
+    for said in (
+        "This article explores how paging keeps the KV cache in blocks.",
+        "The article takes apart paging and prefix caching.",
+    ):
+        outline, _ = outline_with(chapter("sec-01", "Where memory goes", "problem"), summary=said)
+        assert outline.summary == ""
+        assert f"outline: proposed summary {said!r} rejected" in outline.warnings
 
 
 def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
