@@ -15,7 +15,7 @@ from autocorrect_py import lint_for
 
 from evals.text import cited_text, is_dump, keeps_name, kept_terms
 from pipeline.core import fidelity
-from pipeline.core.checks import FIRST_PERSON, proper_names, stray_latin
+from pipeline.core.checks import proper_names, stray_latin
 from pipeline.core.grounding import (
     MIN_SUPPORT,
     copied_share,
@@ -32,6 +32,7 @@ from pipeline.core.grounding import (
 )
 from pipeline.core.prompts import load_prompt
 from pipeline.core.text import TECHNICAL, numbers
+from pipeline.core.voice import FIRST_PERSON
 from pipeline.ledger import LedgerPrompts
 from pipeline.ledger.arrange import MIN_CHAPTER_FACTS
 from pipeline.questions import QuestionPrompts

@@ -30,9 +30,9 @@ from pipeline.core.text import (
     UNIT,
     has_cjk,
     other_language,
-    segmented,
     term_pattern,
 )
+from pipeline.core.voice import voice_check
 from pipeline.schema.ledger import CheckName, FactSource, SentenceCheck
 
 # Meaning: the multilingual-e5-small similarity of a rewrite and its source must reach
@@ -51,65 +51,6 @@ MEASURE = re.compile(rf"\d+(?:\.\d+)?[KMBTkx]?|{UNIT}")
 # A word in Latin letters with the digits it starts with: "3FS" and "5G" are one name. Its
 # start is bounded by Latin letters and digits only: Chinese writes "对Qwen蒸馏" unspaced.
 NAME_WORD = re.compile(rf"(?<![A-Za-z0-9_.])\d*(?:{WORD.pattern})")
-# The speaker speaking: the article speaks of the talk, never as its speaker.
-FIRST_PERSON = {
-    # a pronoun, not a letter of a compound ("I/O", "TCP/IP") nor the country ("US")
-    "en": re.compile(
-        r"(?<!/)\b(?!US\b)(?i:I|I'm|I've|I'll|me|my|we|we're|we've|we'll|us|our|ours)\b(?!/)"
-    ),
-    "zh": re.compile(r"我们|咱们|我"),
-}
-# Spoken Chinese, word by word (jieba): the audience addressed, or a clause opened by a
-# spoken discourse marker; a written sentence has neither ("迷你" is no 你).
-ADDRESS_ZH = frozenset({"你", "你们", "大家", "各位"})
-OPENERS_ZH = frozenset({"然后", "所以说", "其实", "就是说"})
-FILLERS_ZH = frozenset({"嗯", "呃", "对吧"})  # spoken wherever they stand
-CLAUSE_ENDS = frozenset("，,。；;：:！？")
-
-
-def spoken_zh(text: str) -> list[str]:
-    """The words of `text` that speak to the audience or open a clause as speech does."""
-    words = segmented(text)
-    opening = [w for n, w in enumerate(words) if n == 0 or words[n - 1] in CLAUSE_ENDS]
-    said = [w for w in words if w in ADDRESS_ZH or w in FILLERS_ZH]
-    return said + [w for w in opening if w in OPENERS_ZH]
-
-
-# The deck as the subject: the article states what a slide says, never that a slide says it.
-THE_DECK = {"en": re.compile(r"\bslides?\b", re.IGNORECASE), "zh": re.compile("幻灯片")}
-# The talk as the subject: a sentence whose subject is the talk, its speaker or the article
-# itself and whose verb is one of saying or showing ("The speaker said", "This talk covers",
-# "This article explores", "讲者指出", "本文拆解") is about the talk or the text, not about
-# what they are about. The verb is what tells: "The session is
-# closed", "The speaker embeddings are clustered" and 说话人识别模型 are technical subjects.
-REPORTING = (
-    r"(?:says|said|states|stated|shows|showed|explains|explained|notes that|noted|describes|"
-    r"described|discusses|discussed|presents|presented|demonstrates|demonstrated|compares|compared|"
-    r"introduces|introduced|mentions|mentioned|argues|argued|highlights|highlighted|"
-    r"covers|covered|walks|walked|talks|talked|points out|pointed out|will|would|also|then|"
-    r"is about|was about|focuses on|focused on|looks at|looked at|goes through|went through|"
-    r"begins|began|starts|started|ends|ended|concludes|concluded|explores|explored|examines|"
-    r"examined|takes apart|took apart|reviews|reviewed|outlines|outlined)"
-)
-ROLE = (
-    r"(?:speakers?|presenters?|(?:this|today['’]s|our)\s+(?:talk|presentation|lecture|session)s?"
-    r"|(?:this|the)\s+(?:article|post|piece))"
-)
-THE_TALK = {
-    "en": re.compile(
-        rf"^(?:[^,.;]{{0,40}},\s*)?(?:the\s+|this\s+|our\s+)?{ROLE}\s+{REPORTING}\b"
-        rf"|\b(?:according to|as)\s+(?:the\s+)?{ROLE}\b"
-        r"|^(?:[^,.;]{0,40},\s*)?(?:the\s+)?(?:speakers|presenters)\s+(?:say|show|explain|compare|discuss|present|"
-        r"describe|note|argue|mention|introduce|highlight|cover)\b"
-        r"|^(?:in|during)\s+(?:this|today['’]s|our)\s+(?:talk|presentation|lecture|session)\b",
-        re.IGNORECASE,
-    ),
-    "zh": re.compile(
-        r"(?:演讲者|主讲人|讲者|说话人|(?:本次|这次|这场|本)(?:讲座|演讲|分享)|本文|(?:这|本)篇文章)"
-        r"(?:首先|也|还|又|则|所|自己)?(?:指出|认为|表示|提到|介绍|说|讲到|展示|讨论|比较|强调|解释|"
-        r"演示|分享了|谈到|总结|回顾|探讨|拆解|分析|阐述|讲述|聚焦|依次讲)"
-    ),
-}
 
 
 def names_of(text: str) -> list[str]:
@@ -202,18 +143,6 @@ def language_check(text: str, lang: str) -> SentenceCheck:
     """English has no Chinese characters; Chinese has them."""
     right = has_cjk(text) if lang == "zh" else not has_cjk(text)
     return SentenceCheck(check="language", passed=right, detail="" if right else f"not {lang}")
-
-
-def voice_check(text: str, lang: str, source: str = "") -> SentenceCheck:
-    """The article's voice: not the speaker's ("I", "我们"), not about the talk ("The speaker
-    said", "This talk covers"), and not a narrator of the deck ("is discussed in the slide")
-    where its source does not speak of a slide."""
-    said = FIRST_PERSON[lang].findall(text) + [m.group() for m in THE_TALK[lang].finditer(text)]
-    if lang == "zh":
-        said += spoken_zh(text)
-    if not THE_DECK[lang].search(source):
-        said += THE_DECK[lang].findall(text)
-    return SentenceCheck(check="voice", passed=not said, detail=", ".join(dict.fromkeys(said)))
 
 
 def length_check(text: str, source: str) -> SentenceCheck:

@@ -8,8 +8,8 @@ from pipeline.core.checks import (
     proper_names,
     rewrite_checks,
     translation_checks,
-    voice_check,
 )
+from pipeline.core.voice import voice_check
 from pipeline.schema import FactSource
 
 
