@@ -178,7 +178,7 @@ def plan_chapters(
             role = None  # a "results" chapter without a single measured number
         # The chapter before may share the heading (the two then become one), no other.
         taken = frozenset(normal(c.title) for c in chapters[:-1])
-        title = chapter_title(proposed.title, sections, role, check, named, taken, notes.sections)
+        title = chapter_title(proposed.title, sections, role, check, named, taken)
         # Nothing to say, no heading of its own, or the heading of the chapter before:
         # its sections join that chapter.
         if chapters and (not facts or title is None or title == chapters[-1].title):

@@ -5,13 +5,11 @@ heading a chapter is given when the planned one cannot stand.
 """
 
 import re
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
-from pipeline.core import terminology
-from pipeline.core.checks import composed_checks, names_of
+from pipeline.core.checks import composed_checks
 from pipeline.core.grounding import (
     is_echo,
     is_fragment,
@@ -200,35 +198,6 @@ def ungrounded(text: str, said: str, language: str) -> list[str]:
     return [f"{c.check}: {c.detail}" for c in failed]
 
 
-def distinct_terms(terms: Iterable[str]) -> list[str]:
-    """The terms in order, without one that is part of an earlier one or has it as its
-    part: "SGLang and SGLang Core Maintainer" heads nothing."""
-    kept: list[str] = []
-    for term in terms:
-        if not any(normal(term) in normal(k) or normal(k) in normal(term) for k in kept):
-            kept.append(term)
-    return kept
-
-
-def named_in(text: str, lang: str) -> list[str]:
-    """The names and house terms a text names, as a heading in `lang` writes them."""
-    house = terminology.chinese_terms_in(text) if has_cjk(text) else terminology.terms_in(text)
-    names = [n for n in names_of(text) if len(n) > 1]  # "O" of "O 系列" names nothing alone
-    return [*names, *(t.zh if lang == "zh" else t.en for t in house)]
-
-
-def distinctive_names(sections: list[Section], talk: list[Section], lang: str) -> list[str]:
-    """What a chapter's facts name in two facts or more, the names most its own first (the
-    larger the share of the talk's facts naming it that are the chapter's)."""
-
-    def counts(of: list[Section]) -> Counter:
-        return Counter(n for s in of for f in s.facts for n in set(named_in(f.text, lang)))
-
-    own, whole = counts(sections), counts(talk or sections)
-    named = [n for n, k in own.items() if k >= 2]
-    return sorted(named, key=lambda n: (-own[n] / whole[n], -own[n]))  # stable: first named
-
-
 def chapter_title(
     title: str,
     sections: list[Section],
@@ -236,16 +205,14 @@ def chapter_title(
     check: TitleCheck,
     named: Callable[[list[Section]], str | None] = lambda _: None,
     taken: frozenset[str] = frozenset(),
-    talk: list[Section] = (),
 ) -> str | None:
     """A whole slide title of the chapter (a heading the speaker chose for what it holds)
     if one can stand; else the model's heading if it can and names only what its chapter
     says (a model planning the whole talk at once may give a chapter its neighbour's
-    heading), a heading `named` for the chapter alone, or the deck's terms its facts name,
-    or the names most its own of the `talk`'s sections (a talk without a deck); None when
-    nothing fits (the chapter then joins the one before: "Part 4" and
-    "Mechanism" name nothing). No heading of `taken` (an earlier chapter's, in normal()'s
-    form) heads a second one."""
+    heading), or a heading `named` for the chapter alone; None when nothing fits (the
+    chapter then joins the one before: "Part 4", "Mechanism" and a bare pair of names
+    head nothing a writer would print). No heading of `taken` (an earlier chapter's, in
+    normal()'s form) heads a second one."""
 
     def free(heading: str | None) -> bool:
         return bool(heading) and normal(heading) not in taken
@@ -262,19 +229,6 @@ def chapter_title(
             return chosen
     if free(heading := named(sections)):
         return heading
-    joint = "与" if check.language == "zh" else " and "
-    # the deck's terms first; the talk-wide count of names only when they head nothing
-    listings = (
-        lambda: distinct_terms(t for s in sections for t in s.terms),
-        lambda: distinct_terms(distinctive_names(sections, talk, check.language)),
-    )
-    for listing in listings:
-        names = listing()
-        for heading in (joint.join(names[:2]), *names[:1]):
-            if free(heading) and not check.problems(heading):
-                return heading
-    # A role's name ("机制") heads nothing a reader can find: the chapter joins the one
-    # before (the first is the talk's overview).
     return None
 
 
