@@ -337,17 +337,18 @@ def _normal(text: str) -> str:
 
 def is_fragment(title: str, lines: list[str]) -> bool:
     """A title copied out of the middle of a longer line ("... for every B32"): a cut
-    sentence reads as a heading that names nothing. A whole slide title is not a fragment."""
+    sentence reads as a heading that names nothing. What some line has whole (a slide
+    title, or a part of one: "DeepSeek V3 Optimization" of "2025 Highlight: DeepSeek V3
+    Optimization") is not a fragment, wherever else it stands inside a longer line."""
     norm = _normal(title)
     long_enough = len(norm.split()) >= FRAGMENT_MIN_WORDS or (
         len(CJK_RUN.findall(norm)) and sum(map(len, CJK_RUN.findall(norm))) >= FRAGMENT_MIN_CJK
     )
     if not long_enough:
         return False
-    return any(
-        norm in line and norm != line and norm not in parts
-        for line, parts in ((_normal(x), whole_parts(x)) for x in lines)
-    )
+    if any(norm in whole_parts(line) for line in lines):  # a whole line or a whole part
+        return False
+    return any(norm in _normal(line) for line in lines)
 
 
 def whole_parts(line: str) -> set[str]:

@@ -100,6 +100,13 @@ def test_a_title_cut_out_of_a_longer_line_is_a_fragment():
     assert not is_fragment("A 13B model needs about 800 KB of KV cache for every B32 token", lines)
     assert not is_fragment("KV cache", lines)  # a term is not a fragment
     assert not is_fragment("Why reserving memory wastes it", lines)
+    # a slide title's part is whole, though an agenda slide lists it inside a longer line
+    deck = [
+        "Review: DeepSeek V3 Optimization and Large-Scale Deployment",
+        "2025 Highlight: DeepSeek V3 Optimization",
+    ]
+    assert not is_fragment("DeepSeek V3 Optimization", deck)
+    assert is_fragment("V3 Optimization and Large-Scale", deck)
 
 
 def test_small_numbers_written_out_in_chinese_are_not_missing():
