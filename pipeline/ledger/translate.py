@@ -37,6 +37,26 @@ def checked(answer: str, source: str, lang: str, names: list[str], fact: bool) -
     return translation_checks(in_house_terms(answer, lang, names), source, lang, names, fact)
 
 
+def translation_job(sentence: LedgerSentence, source_lang: str, target_lang: str, names: list[str]):
+    """The job of translating one sentence; None for one left out or empty in its own
+    language. `names` are the talk's own (deck terms), kept as written."""
+    own = sentence.text(source_lang)
+    if own is None or own.left_out or not own.text:
+        return None
+    source = own.text
+    kept = [part for name in names for part in name_parts(name)]
+    return Job(
+        id=sentence.id,
+        line=sentence_case(source) if source_lang == "en" else source,
+        check=partial(
+            checked, source=source, lang=target_lang, names=names, fact=sentence.kind == "fact"
+        ),
+        values={"terms": named(source, kept), "glossary": terminology.guide(source, target_lang)},
+        retry=own.calls < 2,  # three calls a sentence at most
+        keep_best=sentence.kind in COMPOSED,
+    )
+
+
 def translate_sentences(
     sentences: list[LedgerSentence],
     source_lang: str,
@@ -47,30 +67,8 @@ def translate_sentences(
 ) -> list[LedgerSentence]:
     """Each sentence with its text in `target_lang` beside the one in `source_lang`;
     `names` are the talk's own (deck terms), kept as written."""
-    kept = [part for name in names for part in name_parts(name)]
-    jobs = []
-    for sentence in sentences:
-        own = sentence.text(source_lang)
-        if own is None or own.left_out or not own.text:
-            continue
-        source = own.text
-        values = {"terms": named(source, kept), "glossary": terminology.guide(source, target_lang)}
-        jobs.append(
-            Job(
-                id=sentence.id,
-                line=sentence_case(source) if source_lang == "en" else source,
-                check=partial(
-                    checked,
-                    source=source,
-                    lang=target_lang,
-                    names=names,
-                    fact=sentence.kind == "fact",
-                ),
-                values=values,
-                retry=own.calls < 2,  # three calls a sentence at most
-                keep_best=sentence.kind in COMPOSED,
-            )
-        )
+    jobs = [translation_job(s, source_lang, target_lang, names) for s in sentences]
+    jobs = [job for job in jobs if job is not None]
     done = written(jobs, llm, prompt) if jobs else {}
     translated = []
     for sentence in sentences:
