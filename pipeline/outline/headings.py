@@ -218,13 +218,11 @@ def chapter_title(
         return bool(heading) and normal(heading) not in taken
 
     for candidate in [*(s.title for s in sections if s.title), title.strip()]:
-        if check.problems(candidate):
-            continue
         shorter = heading_of(candidate)  # a heading of its own, unless that reads as a cut
         found = check.problems(shorter)
         if ARTICLE_TITLE in found:  # "Technique2: <the talk's title>" names the whole talk
             continue
-        chosen = candidate if found else shorter
+        chosen = shorter if not found else None if check.problems(candidate) else candidate
         if free(chosen) and not ungrounded(chosen, what_it_states(sections), check.language):
             return chosen
     if free(heading := named(sections)):

@@ -281,6 +281,17 @@ def test_a_label_stays_when_the_title_without_it_reads_as_a_cut():
     )
 
 
+def test_a_title_whose_whole_reads_as_a_cut_heads_without_its_label():
+    from pipeline.outline.headings import TitleCheck, chapter_title
+
+    said = "2025 Highlight: Model Deployment Orchestration (OME operator)"
+    evidence = Evidence(units=[EvidenceUnit(id="t-1", kind="transcript", text=said)])
+    check = TitleCheck(evidence, load_prompt("outline"), "en")
+    assert check.problems("2025 Highlight: Model Deployment Orchestration")  # a cut of it
+    title = chapter_title("2025 Highlight: Model Deployment Orchestration", [], None, check)
+    assert title == "Model Deployment Orchestration"  # not the next section's heading
+
+
 def test_a_role_s_name_is_no_heading_the_slide_s_title_is():
     outline, _ = outline_with(
         chapter("sec-01", "Problem", "problem"),
