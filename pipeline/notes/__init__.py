@@ -1,6 +1,7 @@
 """The notes stage (notes.json): the talk cut into its own sections, and what each section
-states, decided in code with no LLM call: its fact sources (every slide line and table row,
-and the speech that names or measures something; pipeline.notes.select) and the deck's
+states, decided in code with no LLM call: its fact sources (every table row, the slide lines
+that state something on their own, and the speech that names or measures something;
+pipeline.notes.select) and the deck's
 terms they name. The outline plans chapters over these; the ledger writes them.
 """
 

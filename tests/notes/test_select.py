@@ -62,3 +62,16 @@ def test_past_the_limit_speech_that_only_names_again_what_is_stated_gives_way():
     ]
     kept = select_facts(said, ["PagedAttention"], limit=2)
     assert [s.id for s in kept] == [said[0].id, said[2].id]
+
+
+def test_a_slide_label_that_measures_nothing_is_left_to_the_slides_picture():
+    lines = [
+        source(1, "LangChain JSON parser", "slide"),  # a label: no clause, no number
+        source(2, "Pluggable backends: Mooncake and LMCache", "slide"),
+        source(3, "Up to 6x throughput via hierarchical KV reuse", "slide"),  # a number
+        source(4, "Constrained decoding removes the retry loop", "slide"),  # a clause
+        source(5, "预填充与解码分离", "slide"),  # no English grammar to judge Chinese by
+        source(6, "The parser retries until the JSON is valid."),  # said, not shown
+    ]
+    kept = select_facts(lines, ["LangChain"])
+    assert [s.id.split(".")[1] for s in kept] == ["3", "4", "5", "6"]
