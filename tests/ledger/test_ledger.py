@@ -146,6 +146,16 @@ def test_what_fails_twice_is_left_out_of_both_articles_and_listed():
     assert ledger.fallbacks == list(revisions)
 
 
+def test_an_article_without_a_summary_prints_none_and_asks_no_translation_of_it():
+    replies = PromptReplies(rewrite_facts_en=answering(rewrite), translate_sentences_zh=translate)
+    llm, endpoint = scripted_llm(replies, slots=2)
+    outline = OUTLINE.model_copy(update={"summary": ""})  # none could stand
+    ledger = write_ledger(outline, NOTES, EVIDENCE, ["PagedAttention"], llm, LedgerPrompts.load())
+    assert ledger.text("en").summary == "" and ledger.text("zh").summary == ""
+    assert not [r for r in ledger.revisions() if r.where.endswith("summary")]
+    assert all(asked_item(body) != "" for body in endpoint.requests)
+
+
 def test_an_article_with_a_failed_summary_is_never_recommended():
     ledger = written_ledger()
     prompts = [load_prompt(n) for n in LedgerPrompts.NAMES]
