@@ -132,6 +132,9 @@ def test_a_sentence_about_the_talk_is_not_in_the_articles_voice():
         "Today’s talk covers paging.",
         "This talk is about paging the KV cache.",
         "This article explores three ways to serve models without wasting memory.",
+        "So, only tokens that keep the output valid can be sampled.",  # spoken openers
+        "Here is an example with a vision model.",
+        "Let's look at the scheduler.",
         "The article takes apart paging and prefix caching.",
     ):
         assert not voice_check(about, "en").passed, about
@@ -152,6 +155,8 @@ def test_a_sentence_about_the_talk_is_not_in_the_articles_voice():
         "The talk track of the conference had 40 sessions, one on vLLM.",
         "The session is closed when the client leaves.",
         "The post-training phase explores more answers per prompt.",
+        "Software stacks are tuned so that kernels stay busy.",  # "so" inside a sentence
+        "Well-tuned kernels keep the GPU busy.",
         "The speaker embeddings are clustered.",
         "In the presentation layer, data is encoded.",
         "In the speaker's own benchmark, throughput was 2.2 times higher.",
