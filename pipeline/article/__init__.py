@@ -74,7 +74,8 @@ def typeset_one(
     units, lang = evidence.by_id(), draft.lang
     blocks = [f"# {typeset_text(draft.title, lang)}"]
     for section in draft.sections:
-        blocks.append(f"## {typeset_text(section.title, lang)}")
+        if section.title:  # the lead stands without a heading
+            blocks.append(f"## {typeset_text(section.title, lang)}")
         blocks += [
             render_paragraph(p.text, p.citations, units, lang, talk.meta.video_url)
             for p in section.paragraphs

@@ -25,7 +25,6 @@ from pipeline.outline.headings import (
     CLOSING,
     LISTING_TOKENS,
     MAX_HEADING_CHARS,
-    ROLE_TITLES,
     TitleCheck,
     chapter_title,
     clip,
@@ -184,8 +183,9 @@ def plan_chapters(
         if chapters and (not facts or title is None or title == chapters[-1].title):
             chapters[-1].sections.extend(s.id for s in sections)
             continue
-        # Only the first chapter has none to join: it takes its role's name.
-        title = title or ROLE_TITLES[check.language][role or "overview"]
+        # Only the first chapter has none to join: it stands without a heading, the
+        # article's lead (a role's name, "The problem", heads nothing a reader can find).
+        title = title or ""
         chapters.append(Chapter(title=title, role=role, sections=[s.id for s in sections]))
     return chapters
 

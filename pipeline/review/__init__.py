@@ -46,7 +46,8 @@ def paragraphs(draft: DraftText) -> Iterator[tuple[str, DraftParagraph]]:
 def headings(draft: DraftText) -> Iterator[tuple[str, str]]:
     yield f"{draft.lang} title", draft.title
     for s, section in enumerate(draft.sections, start=1):
-        yield f"{draft.lang} §{s} title", section.title
+        if section.title:  # the lead stands without one
+            yield f"{draft.lang} §{s} title", section.title
 
 
 def check(name: str, findings: list[Finding]) -> Check:

@@ -315,7 +315,8 @@ def article_page(
     }
     linked: set[str] = set()
     for section in text.sections:
-        lines += [f"## {typeset_text(section.title, lang)}", ""]
+        if section.title:  # the lead stands without a heading
+            lines += [f"## {typeset_text(section.title, lang)}", ""]
         for p in section.paragraphs:
             lines += paragraph_lines(p.text, p.citations, talk, lang, page, shown, (links, linked))
     return "\n".join(lines)

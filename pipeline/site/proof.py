@@ -28,6 +28,8 @@ WORDS = {
     "intro": "每句前是句子编号和出处；要改一句，复制其下的命令，改好引号里的文字再运行"
     "（只给一种语言时，模型会译出另一种）。校对写进讲座文件夹的 edits.yaml，之后每次运行都会保留。",
 }
+LEAD = "（导语：无标题）"  # the first chapter, which stands without a heading
+
 TROUBLE = {
     "failed": ("上次运行失败", "{line}。网站上仍是之前那次运行的文章，修好后再运行。"),
     "decisions": ("decisions.yaml 读不了", "{line}。修好之前，网站按上次读到的决定发布。"),
@@ -72,7 +74,8 @@ def proof_page(talk: PublishedTalk) -> str:
     lines += sentence_lines(talk, ledger.by_id()[ledger.summary])
     for c, chapter in enumerate(ledger.chapters, start=1):
         heading = ledger.by_id()[chapter.heading]
-        lines += [f"## {typeset_text(heading.zh.text, 'zh')} {{ #c-{c} }}", ""]
+        named = typeset_text(heading.zh.text, "zh") if heading.zh else ""
+        lines += [f"## {named or LEAD} {{ #c-{c} }}", ""]
         lines += sentence_lines(talk, heading)
         for p, paragraph in enumerate(chapter.paragraphs, start=1):
             lines += [f'<a id="p-{c}-{p}"></a>**¶{p}**', ""]

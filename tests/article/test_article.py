@@ -91,3 +91,16 @@ def test_comparisons_and_arrows_stay_as_written_in_the_markdown_and_on_the_page(
     assert said in en_md  # escaped once, when the page is rendered: here nothing needs it
     body = markdown.markdown(en_md.split("---\n", 2)[2])
     assert "Prefill =&gt; decode when x &lt; y &amp;&amp; y &gt; z." in body
+
+
+def test_the_lead_chapter_stands_without_a_heading():
+    lead = DraftSection(title="", paragraphs=[DraftParagraph(text="Paging wins.", citations=[])])
+    en = draft("en", "Throughput rose 2.2 times.", ["s-03"], "T")
+    zh = draft("zh", "吞吐量提升了2.2倍。", ["s-03"], "标题")
+    en.sections.insert(0, lead)
+    zh.sections.insert(
+        0, lead.model_copy(update={"paragraphs": [DraftParagraph(text="分页更好。", citations=[])]})
+    )
+    zh_md, en_md = articles(en, zh, title="T")
+    assert "# T\n\nPaging wins." in en_md and "## \n" not in en_md and "## T results" in en_md
+    assert "## \n" not in zh_md

@@ -123,7 +123,8 @@ def test_talk_yaml_title_wins_and_a_chinese_talk_needs_chinese_headings():
     )
     outline = build_outline(zh_notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"))
     assert outline.title == "分页"
-    assert outline.chapters[0].title == "问题"  # its slide title is English too: the role's name
+    # its slide title is English too, and a role's name (问题) heads nothing: the lead
+    assert outline.chapters[0].title == ""
 
 
 def test_tags_are_kept_only_when_the_talk_says_their_words():
