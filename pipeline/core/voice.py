@@ -18,7 +18,7 @@ FIRST_PERSON = {
 # Spoken Chinese, word by word (jieba): the audience addressed, or a clause opened by a
 # spoken discourse marker; a written sentence has neither ("迷你" is no 你).
 ADDRESS_ZH = frozenset({"你", "你们", "大家", "各位"})
-OPENERS_ZH = frozenset({"然后", "所以说", "其实", "就是说"})
+OPENERS_ZH = frozenset({"然后", "所以说", "其实", "就是说", "感谢", "谢谢"})  # and thanks
 FILLERS_ZH = frozenset({"嗯", "呃", "对吧"})  # spoken wherever they stand
 CLAUSE_ENDS = frozenset("，,。；;：:！？")
 
@@ -69,11 +69,11 @@ THE_TALK = {
 
 
 # An English sentence opened as speech opens one ("So, ...", "Okay", "Here is an example",
-# "Let's look at"): of the 459 English sentences of the readings (benchmarks/readings,
-# 2026-12-06) all 6 so opened were marked edit.
+# "Let's look at", "Thanks to ..."): of the 459 English sentences of the readings
+# (benchmarks/readings, 2026-12-06) all 7 so opened were marked edit.
 SPOKEN_OPENER_EN = re.compile(
     r"^\W*(?:(?:so|okay|ok|well|alright|anyway)\b[ ,]|here(?:'s| is| are)\b|let(?:'s| us)\b"
-    r"|as you can see\b)",
+    r"|as you can see\b|thanks?(?: you)?\b)",
     re.IGNORECASE,
 )
 

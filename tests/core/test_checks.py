@@ -135,6 +135,7 @@ def test_a_sentence_about_the_talk_is_not_in_the_articles_voice():
         "So, only tokens that keep the output valid can be sampled.",  # spoken openers
         "Here is an example with a vision model.",
         "Let's look at the scheduler.",
+        "Thanks to Ziyi, the integration is on the way.",
         "The article takes apart paging and prefix caching.",
     ):
         assert not voice_check(about, "en").passed, about
@@ -147,6 +148,7 @@ def test_a_sentence_about_the_talk_is_not_in_the_articles_voice():
         "你看到效果非常精确。",  # the audience addressed
         "然后大家可以看到，缓存很大。",  # a spoken opener
         "显存很贵，其实浪费很多。",
+        "感谢 Ziyi，集成正在进行。",
     ):
         assert not voice_check(about, "zh").passed, about
     for stated in (  # a technical subject, or a verb that is not one of saying or showing
