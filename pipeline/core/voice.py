@@ -36,8 +36,8 @@ THE_DECK = {"en": re.compile(r"\bslides?\b", re.IGNORECASE), "zh": re.compile("�
 # The talk as the subject: a sentence whose subject is the talk, its speaker or the article
 # itself and whose verb is one of saying or showing ("The speaker said", "This talk covers",
 # "This article explores", "讲者指出", "本文拆解") is about the talk or the text, not about
-# what they are about. The verb is what tells: "The session is
-# closed", "The speaker embeddings are clustered" and 说话人识别模型 are technical subjects.
+# what they are about. The verb is what tells: "The session is closed", "The speaker
+# embeddings are clustered" and 说话人识别模型 are technical subjects.
 REPORTING = (
     r"(?:says|said|states|stated|shows|showed|explains|explained|notes that|noted|describes|"
     r"described|discusses|discussed|presents|presented|demonstrates|demonstrated|compares|compared|"
