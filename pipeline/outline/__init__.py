@@ -25,6 +25,7 @@ from pipeline.outline.headings import (
     CLOSING,
     LISTING_TOKENS,
     MAX_HEADING_CHARS,
+    ROLE_TITLES,
     TitleCheck,
     chapter_title,
     clip,
@@ -236,6 +237,16 @@ def summary_of(
     return summary
 
 
+def titled_by_first_heading(chapters: list[Chapter], language: str) -> tuple[str, list[Chapter]]:
+    """The article's title from its first chapter's heading, which that chapter then gives
+    up (it becomes the lead: no heading says the title again); a role's name when no
+    chapter has a heading."""
+    if not chapters[0].title:
+        return ROLE_TITLES[language]["overview"], chapters
+    lead = chapters[0].model_copy(update={"title": ""})
+    return chapters[0].title, [lead, *chapters[1:]]
+
+
 def build_outline(
     notes: Notes,
     evidence: Evidence,
@@ -262,7 +273,8 @@ def build_outline(
     check = check.taking(title, meta.title, speaker=meta.speaker)
     named = heading_namer(llm, heading, title or "", check) if heading else (lambda _: None)
     chapters = plan_chapters(reply, notes, check, named, limit)
-    title = title or chapters[0].title
+    if not title:
+        title, chapters = titled_by_first_heading(chapters, notes.language)
     explained = subtitle_terms(title, chapters, notes, evidence, meta)
     summary = summary_of(reply.summary.strip(), title, notes, check, warnings)
     return Outline(

@@ -454,6 +454,7 @@ def test_a_talk_whose_plan_is_in_the_wrong_language_is_titled_by_its_first_chapt
     planned = [chapter("sec-01", "显存为何浪费", "problem"), chapter("sec-02", "分页", "mechanism")]
     outline, _ = outline_with(*planned, title="Paging", summary="Paging wins.", notes=lecture)
     assert outline.title == "显存为何浪费" and outline.summary == ""
+    assert outline.chapters[0].title == ""  # the lead: no heading says the title again
 
 
 def test_a_summary_about_the_article_itself_is_not_kept():
