@@ -60,9 +60,13 @@ def test_a_slide_lines_rewrite_adds_no_claim_its_line_and_title_lack():
     claimed = "DeepSeek V3 optimization improves accuracy over the previous version by switching."
     failed = next(c for c in rewrite_checks(claimed, line, "en") if c.check == "additions")
     assert not failed.passed and failed.added == ["improve", "accuracy", "previous", "version"]
-    # speech is restated in other words: its rewrite is not held to the line's words
+    # speech restated in written words may swap a few more, not a claim of four
     said = line.model_copy(update={"kind": "speech", "context": ""})
-    assert "additions" not in {c.check for c in rewrite_checks(claimed, said, "en")}
+    restated = "Dynamic MLA-to-MHA switching is commonly exhibited in practice."
+    checks = {c.check: c for c in rewrite_checks(restated, said, "en")}
+    assert checks["additions"].passed, checks["additions"].detail
+    checks = {c.check: c for c in rewrite_checks(claimed, said, "en")}
+    assert not checks["additions"].passed
 
 
 def test_a_translation_keeps_the_proper_names_of_its_sentence_and_translates_labels():
