@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pipeline.core.grammar import added_words  # noqa: E402
+from pipeline.core.checks import additions_check  # noqa: E402
 from pipeline.core.text import clock  # noqa: E402
 from pipeline.review.flags import beside_left_out, flags  # noqa: E402
 from pipeline.schema import Deck, EditedLedger, Transcript  # noqa: E402
@@ -86,9 +86,7 @@ def fact_sources(ledger: Ledger) -> dict[str, dict]:
         source, written = by_id[sentence.source], sentence.text("en")
         found[sentence.id] = {"text": source.text, "context": source.context}
         if ledger.language == "en" and written and written.text:
-            found[sentence.id]["added"] = added_words(
-                written.text, f"{source.text}\n{source.context}"
-            )
+            found[sentence.id]["added"] = additions_check(written.text, source).added
     return found
 
 

@@ -183,7 +183,9 @@ def additions_check(text: str, source: FactSource) -> SentenceCheck:
     lack."""
     added = added_words(text, f"{source.text}\n{source.context}")
     passed = len(added) <= MAX_ADDED_WORDS[source.kind]
-    return SentenceCheck(check="additions", passed=passed, detail=", ".join(added), added=added)
+    return SentenceCheck(
+        check="additions", passed=passed, detail=", ".join(added), added=list(added)
+    )
 
 
 def rewrite_checks(text: str, source: FactSource, lang: str) -> list[SentenceCheck]:

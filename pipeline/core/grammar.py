@@ -73,13 +73,17 @@ def unwritten(text: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def added_words(text: str, source: str) -> list[str]:
+def added_words(text: str, source: str) -> tuple[str, ...]:
     """The content words of `text` (nouns, verbs, adjectives, adverbs but stop words, as
     lemmas) that `source` has in no form, in the order first written."""
     had = {form for token in parse(source) for form in (token.lower_, token.lemma_.lower())}
     added = [
         t.lemma_.lower()
         for t in parse(text)
-        if t.pos_ in CONTENT and t.is_alpha and not t.is_stop and t.lemma_.lower() not in had
+        if t.pos_ in CONTENT
+        and t.is_alpha
+        and not t.is_stop
+        and t.lemma_.lower() not in had
+        and t.lower_ not in had
     ]
-    return list(dict.fromkeys(added))
+    return tuple(dict.fromkeys(added))

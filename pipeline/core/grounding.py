@@ -336,19 +336,17 @@ def _normal(text: str) -> str:
 
 
 def is_fragment(title: str, lines: list[str]) -> bool:
-    """A title copied out of the middle of a longer line ("... for every B32"): a cut
-    sentence reads as a heading that names nothing. What some line has whole (a slide
-    title, or a part of one: "DeepSeek V3 Optimization" of "2025 Highlight: DeepSeek V3
-    Optimization") is not a fragment, wherever else it stands inside a longer line."""
+    """A title copied out of the middle of a longer line ("... for every B32"). What some
+    line has whole (a slide title, or a part of one: "DeepSeek V3 Optimization" of "2025
+    Highlight: DeepSeek V3 Optimization") is none, wherever else it stands."""
     norm = _normal(title)
     long_enough = len(norm.split()) >= FRAGMENT_MIN_WORDS or (
         len(CJK_RUN.findall(norm)) and sum(map(len, CJK_RUN.findall(norm))) >= FRAGMENT_MIN_CJK
     )
     if not long_enough:
         return False
-    if any(norm in whole_parts(line) for line in lines):  # a whole line or a whole part
-        return False
-    return any(norm in _normal(line) for line in lines)
+    whole = any(norm == _normal(line) or norm in whole_parts(line) for line in lines)
+    return not whole and any(norm in _normal(line) for line in lines)
 
 
 def whole_parts(line: str) -> set[str]:

@@ -66,7 +66,8 @@ class LedgerPrompts:
 
 def composed(id: str, kind: SentenceKind, text: str, facts: str, lang: str) -> LedgerSentence:
     """A sentence no single source says, with its checks against the facts it stands over
-    (an empty one, a summary none could stand for, has none and is never translated)."""
+    (an empty one, a summary none could stand for or the lead's heading, has none and is
+    never translated)."""
     written = Written(text=text, checks=composed_checks(text, facts, lang) if text else [])
     return LedgerSentence(id=id, kind=kind, **{lang: written})
 

@@ -6,7 +6,8 @@ they play; code keeps them in talk order, covering every section once. A role is
 where the chapter's notes back it (no "results" without a number), and a title that is a
 slide fragment, a sentence, the article's own title, a line of the prompt or in the wrong
 language is replaced (by a slide title, or a heading the model names for that chapter
-alone from its facts, or the names they are about; pipeline.outline.headings). A title
+alone from its facts; pipeline.outline.headings), else the chapter joins the one before
+(the first stands without a heading: the lead). A title
 without a subtitle gets one in the house style ("main claim: subtitle"), naming the terms
 its mechanism chapters explain.
 """
@@ -239,8 +240,8 @@ def summary_of(
 
 def titled_by_first_heading(chapters: list[Chapter], language: str) -> tuple[str, list[Chapter]]:
     """The article's title from its first chapter's heading, which that chapter then gives
-    up (it becomes the lead: no heading says the title again); a role's name when no
-    chapter has a heading."""
+    up (it becomes the lead: no heading says the title again); a role's name when the first
+    chapter has none."""
     if not chapters[0].title:
         return ROLE_TITLES[language]["overview"], chapters
     lead = chapters[0].model_copy(update={"title": ""})

@@ -124,7 +124,7 @@ def asked(topics: list[Topic], title: str, lang: str, llm: LLM, prompt: Prompt) 
     jobs = [
         Job(
             id=f"q-{n}",
-            line=f"(chapter: {topic.chapter}) {topic.answer(lang)}",
+            line=f"(chapter: {topic.chapter or title}) {topic.answer(lang)}",
             check=partial(question_checks, answer=topic.context(lang), lang=lang),
             values={"title": title},
         )

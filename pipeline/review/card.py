@@ -164,7 +164,8 @@ def focus_of(text: DraftText) -> list[str]:
         s.title for s in text.sections if s.role not in ("problem", "results", "limits")
     ]
     titles = chosen or [s.title for s in text.sections]
-    return [t for t in dict.fromkeys(titles) if t != text.title and t not in GENERIC][:3]
+    named = [t for t in dict.fromkeys(titles) if t]  # the lead has no heading
+    return [t for t in named if t != text.title and t not in GENERIC][:3]
 
 
 # Headings that say where a chapter is, not what it explains.
@@ -226,7 +227,7 @@ def strengths_of(draft: Draft, checks: list[Check], lang: str = "zh") -> list[st
             if zh
             else f"all {count} numbers trace back to the talk"
         )
-    if mechanisms := [s.title for s in sections if s.role == "mechanism"]:
+    if mechanisms := [s.title for s in sections if s.role == "mechanism" and s.title]:
         names = ("、" if zh else ", ").join(mechanisms[:3])
         found.append(f"讲清了机制（{names}）" if zh else f"it explains the mechanism ({names})")
     if any(s.role == "limits" for s in sections):

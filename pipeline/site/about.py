@@ -28,10 +28,10 @@ The articles here are made by the open-source pipeline talk2article, each by the
 2. **Deck analysis**: titles, text, tables and notes of the PPTX/PDF, and which slide is on
    screen when.
 3. **Evidence and chapter structure**: speech and slides cut into citable units; code picks
-   what each of the talk's own sections states (every slide line and table row, and the
-   sentences said that name or measure something, never one recognition may have
-   misheard), and chapters are laid along the causal chain (problem → cause → mechanism →
-   results → limits).
+   what each of the talk's own sections states (every table row, the slide lines that state
+   something on their own, and the sentences said that name or measure something, never
+   one recognition may have misheard), and chapters are laid along the causal chain
+   (problem → cause → mechanism → results → limits).
 4. **Sentence by sentence**: each sentence is rewritten from one fact alone and checked
    against that fact only (its numbers, names and meaning), then translated sentence by
    sentence. A rewrite that fails its checks twice is not used: a slide line then stands

@@ -107,6 +107,7 @@ def test_a_title_cut_out_of_a_longer_line_is_a_fragment():
     ]
     assert not is_fragment("DeepSeek V3 Optimization", deck)
     assert is_fragment("V3 Optimization and Large-Scale", deck)
+    assert not is_fragment("2025 Highlight: DeepSeek V3 Optimization", deck)  # a whole line
 
 
 def test_small_numbers_written_out_in_chinese_are_not_missing():
