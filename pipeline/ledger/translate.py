@@ -37,14 +37,16 @@ def checked(answer: str, source: str, lang: str, names: list[str], fact: bool) -
     return translation_checks(in_house_terms(answer, lang, names), source, lang, names, fact)
 
 
-def translation_job(sentence: LedgerSentence, source_lang: str, target_lang: str, names: list[str]):
+def translation_job(
+    sentence: LedgerSentence, source_lang: str, target_lang: str, names: list[str], kept: list[str]
+) -> Job | None:
     """The job of translating one sentence; None for one left out or empty in its own
-    language. `names` are the talk's own (deck terms), kept as written."""
+    language. `names` are the talk's own (deck terms), kept as written; `kept` their name
+    parts."""
     own = sentence.text(source_lang)
     if own is None or own.left_out or not own.text:
         return None
     source = own.text
-    kept = [part for name in names for part in name_parts(name)]
     return Job(
         id=sentence.id,
         line=sentence_case(source) if source_lang == "en" else source,
@@ -67,7 +69,8 @@ def translate_sentences(
 ) -> list[LedgerSentence]:
     """Each sentence with its text in `target_lang` beside the one in `source_lang`;
     `names` are the talk's own (deck terms), kept as written."""
-    jobs = [translation_job(s, source_lang, target_lang, names) for s in sentences]
+    kept = [part for name in names for part in name_parts(name)]  # once, not per sentence
+    jobs = [translation_job(s, source_lang, target_lang, names, kept) for s in sentences]
     jobs = [job for job in jobs if job is not None]
     done = written(jobs, llm, prompt) if jobs else {}
     translated = []
