@@ -68,14 +68,26 @@ THE_TALK = {
 }
 
 
+# Words a speaker opens an English sentence with that say nothing in writing ("So, ...",
+# "Okay", "Well,"; "So far" is content): a spoken source loses them before it is rewritten
+# (`without_opener`), and no sentence of the article opens with one.
+DISCOURSE_OPENER_EN = r"(?:(?:and\s+)?so(?!\s+far\b)|okay|ok|well|alright|anyway)\b[ ,]"
 # An English sentence opened as speech opens one ("So, ...", "Okay", "Here is an example",
 # "Let's look at", "Thanks to ..."): of the 459 English sentences of the readings
 # (benchmarks/readings, 2026-12-06) all 7 so opened were marked edit.
 SPOKEN_OPENER_EN = re.compile(
-    r"^\W*(?:(?:so|okay|ok|well|alright|anyway)\b[ ,]|here(?:'s| is| are)\b|let(?:'s| us)\b"
+    rf"^\W*(?:{DISCOURSE_OPENER_EN}|here(?:'s| is| are)\b|let(?:'s| us)\b"
     r"|as you can see\b|thanks?(?: you)?\b)",
     re.IGNORECASE,
 )
+LEADING_MARKERS_EN = re.compile(rf"^(?:\W*{DISCOURSE_OPENER_EN}[ ,]*)+", re.IGNORECASE)
+
+
+def without_opener(said: str) -> str:
+    """A spoken English sentence without the discourse markers it opens with ("So, okay,
+    the cache ..." is "The cache ..."); any other text as it is."""
+    rest = LEADING_MARKERS_EN.sub("", said)
+    return rest[:1].upper() + rest[1:] if rest and rest != said else said
 
 
 def voice_check(text: str, lang: str, source: str = "") -> SentenceCheck:

@@ -32,21 +32,36 @@ UNSURE_PROBABILITY = 0.4
 EDGE_S = 0.2  # a word's start may fall this far outside its unit's span
 
 
+def compact(text: str) -> str:
+    """A name as letters and digits alone, in lower case: "GLM 4.5" and "GLM4.5" are "glm45"."""
+    return re.sub(r"[^0-9a-z]", "", text.lower())
+
+
+def spelled_together(text: str) -> set[str]:
+    """Each run of two or three words of `text` written as one ("GLM 4.5", "Qwen3 8B"): the
+    name a recognised word may be, spelled apart on a slide."""
+    tokens = [t for t in re.split(r"[\s_/-]+", text) if t]
+    runs = (tokens[k : k + n] for n in (2, 3) for k in range(len(tokens) - n + 1))
+    return {compact("".join(run)) for run in runs}
+
+
 def known_words(deck: Deck | None, vocabulary: list[str]) -> set[str]:
     """Every word the deck shows (text, notes and the words of its pictures), the talk's
-    vocabulary and the house terminology have, in lower case."""
+    vocabulary and the house terminology have, in lower case, and their runs of two or
+    three words written as one."""
     texts = [*vocabulary, *(t.en for t in terminology.terms())]
     if deck is not None:
         texts += [text for slide in deck.slides for text in slide.texts(pictures=True)]
     words = {w.lower() for text in texts for w in WORD.findall(text)}
-    return words | {p.lower() for text in texts for p in WORD_PART.findall(text)}
+    runs = {run for text in texts for run in spelled_together(text)}
+    return words | runs | {p.lower() for text in texts for p in WORD_PART.findall(text)}
 
 
 def is_known(word: str, known: set[str], deck_names: bool) -> bool:
     """`deck_names`: a name's spelling is known from the deck and vocabulary alone."""
     lower = word.lower()
     singular = lower[:-1] if lower.endswith("s") else lower
-    if lower in known or singular in known:
+    if lower in known or singular in known or compact(word) in known:
         return True
     return not (deck_names and TECHNICAL.search(word)) and zipf_frequency(word, "en") > 0
 

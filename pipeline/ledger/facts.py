@@ -13,15 +13,17 @@ from pipeline.core.grounding import mentions
 from pipeline.core.prompts import Prompt
 from pipeline.ledger.rounds import Job, written
 from pipeline.llm.client import LLM
+from pipeline.outline.headings import heading_of
 from pipeline.schema.ledger import FactSource, LedgerSentence, Written
 
 KIND_LABEL = {"slide": "slide line", "table": "table row", "speech": "said", "notes": "notes"}
 
 
 def line_of(source: FactSource) -> str:
-    """How the prompt lists a source: what it is (a slide line under its title), its text."""
+    """How the prompt lists a source: what it is (a slide line under its title, without the
+    title's series label, which the model would copy into the sentence), its text."""
     kind = KIND_LABEL[source.kind]
-    label = f'{kind} of "{source.context}"' if source.context else kind
+    label = f'{kind} of "{heading_of(source.context)}"' if source.context else kind
     return f"({label}) {source.text}"
 
 

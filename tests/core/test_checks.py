@@ -179,6 +179,17 @@ def test_a_sentence_about_the_talk_is_not_in_the_articles_voice():
         assert voice_check(stated, "zh").passed, stated
 
 
+def test_a_spoken_source_loses_the_discourse_markers_it_opens_with():
+    from pipeline.core.voice import without_opener
+
+    assert without_opener("so only valid tokens can be sampled.") == (
+        "Only valid tokens can be sampled."
+    )
+    assert without_opener("Okay, so the cache is full.") == "The cache is full."
+    for kept in ("So far, three backends work.", "Well-tuned kernels win.", "Sockets close."):
+        assert without_opener(kept) == kept
+
+
 def test_a_fact_is_a_statement_not_a_label_or_a_question():
     from pipeline.core.checks import sentence_check
 

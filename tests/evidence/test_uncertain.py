@@ -23,6 +23,12 @@ def test_with_a_deck_a_name_no_slide_shows_is_uncertain_though_a_dictionary_has_
     assert uncertain_words(said, known) == []  # no deck: the dictionary vouches for them
 
 
+def test_a_name_said_as_one_word_is_known_from_its_slide_spelled_apart():
+    deck = Deck(sources=["d.pdf"], slides=[Slide(index=2, title="RL", text="Trains GLM 4.5")])
+    said = "It trains GLM4.5 and GLM-4.5 but not GLM4.7 or Potokans."
+    assert uncertain_words(said, known_words(deck, []), deck_names=True) == ["GLM4.7", "Potokans"]
+
+
 def transcript(source: str, *texts: str) -> Transcript:
     segments = [Segment(start=10.0 * n, end=10.0 * n + 9, text=t) for n, t in enumerate(texts)]
     return Transcript(language="en", duration=60.0, segments=segments, source=source)
