@@ -65,7 +65,7 @@ def run_stages(
         talk = tasks.talk(run, folder, slug, settings)
         deck = tasks.deck(run, talk, settings)
         vocabulary = collect_terms(deck, talk.meta.glossary)
-        transcript = tasks.transcript(run, talk, vocabulary, settings)
+        transcript = tasks.transcript(run, talk, vocabulary, settings, llm)
         run.record.minutes = transcript.duration / 60
         timeline = tasks.timeline(run, talk, transcript, deck, settings)
         evidence = tasks.evidence(run, talk, transcript, deck, timeline, vocabulary, settings)

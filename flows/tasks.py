@@ -57,6 +57,7 @@ from pipeline.schema import (
 )
 from pipeline.talk import read_talk
 from pipeline.timeline import build_timeline
+from pipeline.transcript.punctuate import punctuate, unpunctuated
 
 C = TypeVar("C")
 console = Console(stderr=True, soft_wrap=True)  # a path or command is never cut
@@ -90,16 +91,27 @@ def deck(run: TalkRun, talk: Talk, settings: Settings) -> Deck | None:
     return run_stage(run, stages.DECK, lambda: deck_stage.read_deck(talk, opts, pictures), key)
 
 
-def transcript(run: TalkRun, talk: Talk, vocabulary: list[str], settings: Settings) -> Transcript:
+PUNCTUATE_PROMPT = "punctuate_zh"
+
+
+def transcript(
+    run: TalkRun, talk: Talk, vocabulary: list[str], settings: Settings, llm: LLMSession
+) -> Transcript:
+    """The talk's speech: its subtitles (unpunctuated Chinese ones punctuated by the model)
+    or what Whisper heard in its recording."""
     opts, language = settings.transcript, talk.meta.language
     if talk.subtitles and (not opts.force_asr or talk.media is None):
-        source, model_id = talk.subtitles, "subtitles"
+        source, prompt = talk.subtitles, load_prompt(PUNCTUATE_PROMPT, settings.prompts_dir)
+        by = {"prompts": [prompt]} | llm_key(settings, llm)  # the LLM punctuates
 
         def make() -> Transcript:
-            return transcript_stage.read_subtitles(talk.subtitles, language, talk.media)
+            read = transcript_stage.read_subtitles(talk.subtitles, language, talk.media)
+            if not unpunctuated(read):
+                return read
+            return punctuate(read, llm_for(llm, run), prompt)
     else:
         model = resolve_whisper(opts.model, language, settings.cache_dir)
-        source, model_id = talk.media, model.id
+        source, by = talk.media, {"model": model.id, "prompts": [], "sampling": None}
 
         def make() -> Transcript:
             with audio_progress(f"transcribing {talk.media.name}") as progress:
@@ -108,12 +120,11 @@ def transcript(run: TalkRun, talk: Talk, vocabulary: list[str], settings: Settin
     key = {
         "source": source,
         "recording": talk.media,
-        "model": model_id,
         "language": language,
         "vocabulary": vocabulary,
         "options": transcript_stage.options_key(opts),
     }
-    return run_stage(run, stages.TRANSCRIPT, make, key)
+    return run_stage(run, stages.TRANSCRIPT, make, key | by)
 
 
 def timeline(

@@ -48,7 +48,11 @@ DECK = Stage[Deck](
 TRANSCRIPT = Stage[Transcript](
     "transcript",
     code="pipeline.transcript",
-    keyed_by=("source", "recording", "model", "language", "vocabulary", "options"),
+    # subtitles: "model" is the LLM that punctuates unpunctuated Chinese ones, with its prompt
+    keyed_by=(
+        *("source", "recording", "model", "language", "vocabulary", "options"),
+        *("prompts", "sampling"),
+    ),
     contract=Transcript,
     output="transcript.json",
     texts=lambda t: {"transcript.srt": to_srt(t), "transcript.vtt": to_vtt(t)},

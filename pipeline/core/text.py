@@ -9,6 +9,7 @@ import jieba
 from rapidfuzz import fuzz
 
 CJK_CHARS = "\u4e00-\u9fff"  # CJK Unified Ideographs: Chinese characters
+CJK_MARKS = "。！？，；：、"  # the full-width marks that end a Chinese sentence or clause
 CJK = re.compile(f"[{CJK_CHARS}]")
 CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 # A command line as slides show one ("python3 -m sglang.launch_server --tp 8"): a program

@@ -13,7 +13,7 @@ import re
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from pipeline.core.replacements import replaced
-from pipeline.core.text import clock, estimate_tokens, has_cjk, term_pattern
+from pipeline.core.text import CJK_MARKS, clock, estimate_tokens, has_cjk, term_pattern
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.screen import correct_on_screen
 from pipeline.evidence.spoken import is_credits, is_recording_talk, joint, without_fillers
@@ -36,7 +36,7 @@ from pipeline.transcript.sentences import sentences
 # mid-sentence only when one sentence alone is over the budget.
 SEPARATORS = ["\n\n", "\n", "。", "！", "？", ". ", "? ", "! ", "；", "; ", "，", ", ", " ", ""]
 CJK_LANGUAGES = {"zh", "ja", "yue"}
-CJK_PUNCTUATION = tuple("。！？，；：、")
+CJK_PUNCTUATION = tuple(CJK_MARKS)
 # A sentence said across a slide change (speech recognition that punctuates little runs on
 # for a minute) is cut at the clause end nearest the change, if one is this close: what is
 # said after the change belongs to the next slide.
@@ -60,17 +60,20 @@ def speech_id(seconds: float) -> str:
 
 class SpokenText:
     """The talk's speech as one string, with a way back from a character to a time.
-    Unpunctuated Chinese cues are joined by the punctuation their pause calls for."""
+    Unpunctuated Chinese cues are joined by the punctuation their pause calls for, unless
+    the model punctuated them (`pauses` False): a cue it left open continues its sentence."""
 
-    def __init__(self, segments: list[Segment], language: str) -> None:
+    def __init__(self, segments: list[Segment], language: str, pauses: bool = True) -> None:
         self.segments = segments
         self.offsets, text = [], ""
         previous: Segment | None = None
         for segment in self.segments:
             piece = segment.text.strip()
             if text and previous is not None:
-                punctuation = language in CJK_LANGUAGES and joint(
-                    text, piece, segment.start - previous.end
+                punctuation = (
+                    pauses
+                    and language in CJK_LANGUAGES
+                    and joint(text, piece, segment.start - previous.end)
                 )
                 text += punctuation or glue(text, language)
             self.offsets.append(len(text))
@@ -164,7 +167,7 @@ def speech_units(
     )
     units, seen = [], set()
     for group in passages(transcript, timeline, opts.max_pause_s):
-        spoken = SpokenText(group, transcript.language)
+        spoken = SpokenText(group, transcript.language, pauses=not transcript.punctuated)
         cursor = 0
         for text in splitter.split_text(spoken.text):
             # Found from where the previous chunk ended: the splitter's own start index can

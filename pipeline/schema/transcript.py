@@ -85,3 +85,6 @@ class Transcript(StageOutput):
     )
     corrections: list[Correction] = Field(default_factory=list)
     dropped: list[DroppedSegment] = Field(default_factory=list)
+    punctuated: bool = Field(
+        False, description="marks put in by the model (pipeline.transcript.punctuate)"
+    )

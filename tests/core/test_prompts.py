@@ -11,6 +11,7 @@ SHIPPED = [
     "rewrite_facts_zh",
     "translate_sentences_en",
     "translate_sentences_zh",
+    "punctuate_zh",
 ]
 
 

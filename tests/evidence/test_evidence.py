@@ -191,6 +191,17 @@ def test_units_of_unpunctuated_chinese_subtitles_keep_their_times():
     assert all(text[0] in words and text[-1] in words for text in spoken)
 
 
+def test_cues_the_model_punctuated_continue_their_sentence_across_a_pause():
+    cues = [(0.0, 2.0, "显存被缓存"), (4.0, 6.0, "占满了，所以批量很小。")]
+    segments = [Segment(start=a, end=b, text=t) for a, b, t in cues]
+    heard = Transcript(language="zh", duration=6.0, segments=segments, source="subtitles")
+    by_pauses = build_evidence(heard, None, None, [], OPTS).units
+    assert "。" in by_pauses[0].text.replace("很小。", "")  # a 2 s pause ends a sentence
+    marked = heard.model_copy(update={"punctuated": True})
+    units = build_evidence(marked, None, None, [], OPTS).units
+    assert "".join(u.text for u in units).replace(" ", "") == "显存被缓存占满了，所以批量很小。"
+
+
 def test_a_sub_bullet_keeps_the_bullet_it_belongs_to():
     bullets = [
         Bullet(text="v0.1 (July 2024)", level=0),
