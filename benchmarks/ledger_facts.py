@@ -45,15 +45,16 @@ from pipeline.runner import TalkRun  # noqa: E402
 OUT = ROOT / "outputs" / ".benchmarks" / "ledger"
 
 
-def evidence_of(folder: Path, settings: Settings):
+def evidence_of(folder: Path, settings: Settings, session: LLMSession):
     slug = folder.name
     run = TalkRun(TalkStore(settings.outputs_dir / slug), slug)
-    talk = tasks.talk(run, folder, slug)
+    talk = tasks.talk(run, folder, slug, settings)
     deck = tasks.deck(run, talk, settings)
     vocabulary = collect_terms(deck, talk.meta.glossary)
-    transcript = tasks.transcript(run, talk, vocabulary, settings)
+    transcript = tasks.transcript(run, talk, vocabulary, settings, session)
     timeline = tasks.timeline(run, talk, transcript, deck, settings)
-    return run, tasks.evidence(run, transcript, deck, timeline, vocabulary, settings), vocabulary
+    evidence = tasks.evidence(run, talk, transcript, deck, timeline, vocabulary, settings)
+    return run, evidence, vocabulary
 
 
 def quantiles(values: list[float]) -> list[float]:
@@ -68,7 +69,7 @@ def measure(
 ) -> dict:
     raw, _ = truth_of(CASES / case)
     folder = talk_folder(CASES / case, raw, inputs)
-    run, evidence, vocabulary = evidence_of(folder, settings)
+    run, evidence, vocabulary = evidence_of(folder, settings, session)
     lang = writing_language(evidence.language)
     everything = fact_sources(evidence)
     sources = select_facts(everything, vocabulary)[:max_sources]
