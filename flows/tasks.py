@@ -57,7 +57,6 @@ from pipeline.schema import (
 )
 from pipeline.talk import read_talk
 from pipeline.timeline import build_timeline
-from pipeline.transcript.punctuate import punctuate, unpunctuated
 
 C = TypeVar("C")
 console = Console(stderr=True, soft_wrap=True)  # a path or command is never cut
@@ -102,13 +101,13 @@ def transcript(
     opts, language = settings.transcript, talk.meta.language
     if talk.subtitles and (not opts.force_asr or talk.media is None):
         source, prompt = talk.subtitles, load_prompt(PUNCTUATE_PROMPT, settings.prompts_dir)
-        by = {"prompts": [prompt]} | llm_key(settings, llm)  # the LLM punctuates
+        # keyed by the LLM that punctuates unpunctuated Chinese subtitles, and its prompt
+        by = {"prompts": [prompt]} | llm_key(settings, llm)
 
         def make() -> Transcript:
-            read = transcript_stage.read_subtitles(talk.subtitles, language, talk.media)
-            if not unpunctuated(read):
-                return read
-            return punctuate(read, llm_for(llm, run), prompt)
+            return transcript_stage.read_punctuated(
+                talk.subtitles, language, talk.media, lambda: llm_for(llm, run), prompt
+            )
     else:
         model = resolve_whisper(opts.model, language, settings.cache_dir)
         source, by = talk.media, {"model": model.id, "prompts": [], "sampling": None}

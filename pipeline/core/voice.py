@@ -68,10 +68,14 @@ THE_TALK = {
 }
 
 
-# Words a speaker opens an English sentence with that say nothing in writing ("So, ...",
-# "Okay", "Well,"; "So far" is content): a spoken source loses them before it is rewritten
-# (`without_opener`), and no sentence of the article opens with one.
-DISCOURSE_OPENER_EN = r"(?:(?:and\s+)?so(?!\s+far\b)|okay|ok|well|alright|anyway)\b[ ,]"
+# Words a speaker opens an English sentence with that say nothing in writing: "So, ...",
+# "Okay", "Well, the ...", "And so we ..." (a comma or a word that opens a clause follows;
+# "So many", "So far", "Well known" and "and so on" are content). No sentence of the
+# article opens with one, and a spoken source is given to the model without it.
+DISCOURSE_OPENER_EN = (
+    r"(?:(?:and\s+)?so|okay|ok|well|alright|anyway)(?:\s*,|\s+(?=(?:the|a|an|this|these|that|"
+    r"those|it|its|we|i|you|they|there|here|now|if|when|what|only|our|my|each|every|all)\b))"
+)
 # An English sentence opened as speech opens one ("So, ...", "Okay", "Here is an example",
 # "Let's look at", "Thanks to ..."): of the 459 English sentences of the readings
 # (benchmarks/readings, 2026-12-06) all 7 so opened were marked edit.
@@ -80,14 +84,13 @@ SPOKEN_OPENER_EN = re.compile(
     r"|as you can see\b|thanks?(?: you)?\b)",
     re.IGNORECASE,
 )
-LEADING_MARKERS_EN = re.compile(rf"^(?:\W*{DISCOURSE_OPENER_EN}[ ,]*)+", re.IGNORECASE)
+LEADING_MARKERS_EN = re.compile(rf"^(?:\W*{DISCOURSE_OPENER_EN}\s*)+", re.IGNORECASE)
 
 
 def without_opener(said: str) -> str:
     """A spoken English sentence without the discourse markers it opens with ("So, okay,
-    the cache ..." is "The cache ..."); any other text as it is."""
-    rest = LEADING_MARKERS_EN.sub("", said)
-    return rest[:1].upper() + rest[1:] if rest and rest != said else said
+    the cache ..." is "the cache ...")."""
+    return LEADING_MARKERS_EN.sub("", said) or said
 
 
 def voice_check(text: str, lang: str, source: str = "") -> SentenceCheck:

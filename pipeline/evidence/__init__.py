@@ -16,7 +16,7 @@ from pipeline.core.replacements import replaced
 from pipeline.core.text import CJK_MARKS, clock, estimate_tokens, has_cjk, term_pattern
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.screen import correct_on_screen
-from pipeline.evidence.spoken import is_credits, is_recording_talk, joint, without_fillers
+from pipeline.evidence.spoken import is_credits, is_recording_talk, without_fillers
 from pipeline.evidence.uncertain import marked_uncertain
 from pipeline.schema import (
     Correction,
@@ -30,6 +30,7 @@ from pipeline.schema import (
     Transcript,
 )
 from pipeline.schema.transcript import Replacement
+from pipeline.transcript.punctuate import joint
 from pipeline.transcript.sentences import sentences
 
 # Sentence ends first (Chinese and English), then clauses, then words: a unit is cut
@@ -54,6 +55,16 @@ def glue(before: str, language: str) -> str:
     return " "
 
 
+def between(before: str, after: str, gap_s: float, language: str, pauses: bool) -> str:
+    """What joins two cues: between unpunctuated Chinese ones the mark their pause calls
+    for, or nothing when the model punctuated the talk (`pauses` False: a cue it left open
+    continues its sentence); else `glue`."""
+    mark = joint(before, after, gap_s) if language in CJK_LANGUAGES else None
+    if mark is None:
+        return glue(before, language)
+    return mark if pauses else ""
+
+
 def speech_id(seconds: float) -> str:
     return f"t-{clock(seconds, hours=True)}"
 
@@ -70,12 +81,7 @@ class SpokenText:
         for segment in self.segments:
             piece = segment.text.strip()
             if text and previous is not None:
-                punctuation = (
-                    pauses
-                    and language in CJK_LANGUAGES
-                    and joint(text, piece, segment.start - previous.end)
-                )
-                text += punctuation or glue(text, language)
+                text += between(text, piece, segment.start - previous.end, language, pauses)
             self.offsets.append(len(text))
             text += piece
             previous = segment

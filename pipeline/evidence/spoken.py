@@ -1,17 +1,16 @@
 """Spoken Chinese made ready to write from: credits, fillers, greetings and talk about the
-recording left out, cues punctuated.
+recording left out (punctuation is pipeline.transcript.punctuate's).
 
 Chinese subtitles often carry the video's credits as their first cue ("讲解：…，后期/配音：
 …") and the speaker's fillers ("嗯", "呃", "哎呀"), and are mostly unpunctuated: one
 cue, one breath. Lecturers also talk about the video itself ("录个课真不容易", "这段又
 NG 了", "记得点赞关注"). None of that is content, and a paragraph written from raw cues reads as
-raw cues. Punctuation comes from the pauses: a long pause ends a sentence, a short one a
-clause.
+raw cues.
 """
 
 import re
 
-from pipeline.core.text import CJK_CHARS, has_cjk
+from pipeline.core.text import has_cjk
 
 CREDIT_ROLES = (
     "录制",
@@ -58,9 +57,6 @@ DISCOURSE_FILLERS = re.compile(
     r"|(?<=[^\s，。！？,.!?])(?:啦|嘛|哦|呀)(?=[，。！？,.!?\s]|$)"
     r"|(?<=另外)的话"
 )
-SENTENCE_PAUSE_S = 0.6  # a pause this long between two cues ends a sentence
-CJK_END = re.compile(f"[{CJK_CHARS}]$")
-CJK_START = re.compile(f"^[{CJK_CHARS}]")
 
 
 def is_credits(text: str) -> bool:
@@ -88,11 +84,3 @@ def without_fillers(text: str) -> str:
         if text == before:
             break
     return text
-
-
-def joint(before: str, after: str, pause_s: float) -> str | None:
-    """The punctuation between two unpunctuated Chinese cues, from the pause between them;
-    None when either side is not Chinese or already punctuated."""
-    if not (CJK_END.search(before) and CJK_START.search(after)):
-        return None
-    return "。" if pause_s >= SENTENCE_PAUSE_S else "，"

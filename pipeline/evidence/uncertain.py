@@ -23,23 +23,19 @@ from pipeline.core.text import TECHNICAL
 from pipeline.evidence.screen import WORD
 from pipeline.schema import Deck, EvidenceUnit
 from pipeline.schema.transcript import Word
-from pipeline.transcript.corrections import UNSURE_PROBABILITY
+from pipeline.transcript.corrections import UNSURE_PROBABILITY, squash
 
 WORD_PART = re.compile(r"[A-Za-z0-9]+")
 EDGE_S = 0.2  # a word's start may fall this far outside its unit's span
 
 
-def compact(text: str) -> str:
-    """A name as letters and digits alone, in lower case: "GLM 4.5" and "GLM4.5" are "glm45"."""
-    return re.sub(r"[^0-9a-z]", "", text.lower())
-
-
 def spelled_together(text: str) -> set[str]:
-    """Each run of two or three words of `text` written as one ("GLM 4.5", "Qwen3 8B"): the
-    name a recognised word may be, spelled apart on a slide."""
-    tokens = [t for t in re.split(r"[\s_/-]+", text) if t]
+    """Each run of two or three words of `text` written as one, where one of them has a
+    digit or a name's spelling ("GLM 4.5", "Qwen3 8B"): the name a recognised word may be,
+    spelled apart on a slide."""
+    tokens = [t for t in re.split(r"[\s_/-]+|[,;:()]", text) if t]
     runs = (tokens[k : k + n] for n in (2, 3) for k in range(len(tokens) - n + 1))
-    return {compact("".join(run)) for run in runs}
+    return {squash("".join(run)) for run in runs if any(TECHNICAL.search(t) for t in run)}
 
 
 def known_words(deck: Deck | None, vocabulary: list[str]) -> set[str]:
@@ -58,7 +54,7 @@ def is_known(word: str, known: set[str], deck_names: bool) -> bool:
     """`deck_names`: a name's spelling is known from the deck and vocabulary alone."""
     lower = word.lower()
     singular = lower[:-1] if lower.endswith("s") else lower
-    if lower in known or singular in known or compact(word) in known:
+    if lower in known or singular in known or squash(word) in known:
         return True
     return not (deck_names and TECHNICAL.search(word)) and zipf_frequency(word, "en") > 0
 

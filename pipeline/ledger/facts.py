@@ -11,6 +11,7 @@ from functools import partial
 from pipeline.core.checks import rewrite_checks
 from pipeline.core.grounding import mentions
 from pipeline.core.prompts import Prompt
+from pipeline.core.voice import without_opener
 from pipeline.ledger.rounds import Job, written
 from pipeline.llm.client import LLM
 from pipeline.outline.headings import heading_of
@@ -20,11 +21,13 @@ KIND_LABEL = {"slide": "slide line", "table": "table row", "speech": "said", "no
 
 
 def line_of(source: FactSource) -> str:
-    """How the prompt lists a source: what it is (a slide line under its title, without the
-    title's series label, which the model would copy into the sentence), its text."""
+    """How the prompt lists a source: what it is (a slide line under its title), its text.
+    What the model would copy into its sentence is left out: the title's series label
+    ("2025 Highlight:") and the discourse markers a spoken sentence opens with ("So, ")."""
     kind = KIND_LABEL[source.kind]
     label = f'{kind} of "{heading_of(source.context)}"' if source.context else kind
-    return f"({label}) {source.text}"
+    text = without_opener(source.text) if source.kind in ("speech", "notes") else source.text
+    return f"({label}) {text}"
 
 
 def named(text: str, terms: list[str]) -> str:

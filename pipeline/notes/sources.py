@@ -6,7 +6,6 @@ source per sentence. Lines and sentences too short to state anything are left ou
 from pipeline.core.grounding import MIN_CONTENT_TOKENS, content_tokens, split_sentences
 from pipeline.core.terminology import URL
 from pipeline.core.text import AFTER_CLAUSE, CUE_BREAK, has_cjk
-from pipeline.core.voice import without_opener
 from pipeline.evidence.screen import WORD
 from pipeline.schema import Evidence, EvidenceUnit
 from pipeline.schema.ledger import FactSource
@@ -93,7 +92,7 @@ def spoken_sources(unit: EvidenceUnit) -> list[FactSource]:
             id=f"{unit.id}.{n}",
             unit=unit.id,
             kind=kind,
-            text=without_opener(sentence),
+            text=sentence,
             slide=unit.slide,
             start=unit.start,
             uncertain=[w for w in unit.uncertain if w in WORD.findall(sentence)],

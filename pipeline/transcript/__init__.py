@@ -9,20 +9,24 @@ import re
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from pathlib import Path
 
 from faster_whisper import WhisperModel
 
 from pipeline.core.errors import StageFailure
 from pipeline.core.models import WhisperModelRef
+from pipeline.core.prompts import Prompt
+from pipeline.llm.client import LLM
 from pipeline.schema import DroppedSegment, Segment, Talk, Transcript, Word
 from pipeline.transcript.audio import audio_chunks
 from pipeline.transcript.chinese import to_simplified
 from pipeline.transcript.corrections import correct_terms
 from pipeline.transcript.media import probe_audio
 from pipeline.transcript.options import TranscriptOptions
+from pipeline.transcript.punctuate import punctuate, unpunctuated
 from pipeline.transcript.subtitles import read_subtitles
 
-__all__ = ["read_subtitles", "transcribe"]
+__all__ = ["read_punctuated", "read_subtitles", "transcribe"]
 
 Progress = Callable[[float, float], None]
 # Whisper's own fallback thresholds: above this compression ratio text is repetitive...
@@ -215,3 +219,12 @@ def transcribe(
         corrections=corrections,
         dropped=dropped,
     )
+
+
+def read_punctuated(
+    path: Path, language: str | None, recording: Path | None, llm: Callable[[], LLM], prompt: Prompt
+) -> Transcript:
+    """The subtitles (pipeline.transcript.subtitles), unpunctuated Chinese ones punctuated
+    by the model (pipeline.transcript.punctuate; `llm` is called only then)."""
+    read = read_subtitles(path, language, recording)
+    return punctuate(read, llm(), prompt) if unpunctuated(read) else read

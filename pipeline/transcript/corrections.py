@@ -13,7 +13,8 @@ a term when:
   (Metaphone keys) with enough letters in common, and recognition may have misheard it: a
   word of the run had a low probability or is in no dictionary. A run of dictionary words
   heard surely is what was said ("valid tokens" is not "invalid tokens", "same grammar"
-  not "XGrammar"); subtitles carry no probabilities, and any run of theirs may be a near miss.
+  not "XGrammar"); a segment with no word probabilities is judged by letters and sound
+  alone.
 """
 
 import functools
@@ -35,6 +36,8 @@ SOUND_LETTERS = 65  # ...this much with the term ("rate extries" ~ "radix trees"
 # A recognised word below this probability (faster-whisper's, per word) may be misheard:
 # set on kv-cache-serving's readings (benchmarks/readings/: 4 of the 7 speech sentences
 # readers called misheard, none of 26 others); with sglang-2025's, 8 of 15 and 4 of 52.
+# Used to mark uncertain words (pipeline.evidence.uncertain) and to allow a near miss here:
+# the four near misses of sure words on xgrammar (a01de03) were heard at 0.86-0.998.
 UNSURE_PROBABILITY = 0.4
 COMMON_WORD = 3.0  # zipf: a single word this common is itself ("grammar" is not "xgrammar")
 MAX_SPLIT = 5  # "max worker retries", "B F C L": a term said as up to this many words
@@ -120,7 +123,7 @@ def doubted(segment: Segment) -> Callable[[str], bool]:
 
 
 def best_match(
-    tokens: list[str], terms: list[str], doubtful: Callable[[str], bool] = lambda run: True
+    tokens: list[str], terms: list[str], doubtful: Callable[[str], bool]
 ) -> tuple[int, str, float] | None:
     """The term the words starting at tokens[0] stand for: (width, replacement, score);
     None when they already are a term or stand for none. A near miss counts only for a
@@ -171,12 +174,12 @@ def correct_words(
 def correct_segment(segment: Segment, terms: list[str]) -> tuple[Segment, list[Correction]]:
     """Chinese text is left as it is; the Latin runs inside it ("用 SG-Lang 部署") and
     English text are corrected word by word, their surrounding spaces kept."""
-    parts, corrections = [], []
+    parts, corrections, doubtful = [], [], doubted(segment)
     for part in CHINESE_RUN.split(segment.text):
         if not part.strip() or CHINESE_RUN.fullmatch(part):
             parts.append(part)
             continue
-        fixed, found = correct_words(part, segment.start, terms, doubted(segment))
+        fixed, found = correct_words(part, segment.start, terms, doubtful)
         lead, trail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()) :]
         parts.append(lead + fixed + trail)
         corrections += found

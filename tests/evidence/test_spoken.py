@@ -1,7 +1,8 @@
 from pipeline.evidence import build_evidence
 from pipeline.evidence.options import EvidenceOptions
-from pipeline.evidence.spoken import is_credits, is_recording_talk, joint, without_fillers
+from pipeline.evidence.spoken import is_credits, is_recording_talk, without_fillers
 from pipeline.schema import Segment, Transcript
+from pipeline.transcript.punctuate import joint
 
 
 def test_credits_and_fillers_are_not_content():

@@ -9,7 +9,7 @@ import pytest
 from pipeline.core.grounding import number_forms
 from pipeline.core.prompts import load_prompt
 from pipeline.core.text import numbers
-from pipeline.ledger.facts import rewrite_facts
+from pipeline.ledger.facts import line_of, rewrite_facts
 from pipeline.llm.client import EndpointError
 from pipeline.notes.sources import fact_sources
 from pipeline.schema import Evidence, EvidenceUnit
@@ -58,6 +58,8 @@ def test_a_talk_is_cut_into_one_source_per_line_row_and_sentence():
         ("s-02.3", "table", "GPU | Throughput"),
     ]
     assert sources[3].text == "GPU: A100; Throughput: 2.2x vLLM"  # a number beside its column
+    # the model is given speech without its opener, the source stays as said
+    assert line_of(sources[0]).startswith("(said) I think") and sources[0].text.startswith("So")
 
 
 def test_a_faithful_rewrite_is_verified_and_cites_its_unit():
@@ -75,8 +77,9 @@ def test_a_number_can_only_stand_in_the_sentence_of_its_own_source():
     sources = fact_sources(EVIDENCE)
     texts = [s.text for s in sources]
 
-    def another(_, text):
-        return texts[(texts.index(text) + 1) % len(texts)]
+    def another(_, text):  # the item is its source as given ("So, " taken off speech)
+        own = next(k for k, t in enumerate(texts) if t.endswith(text))
+        return texts[(own + 1) % len(texts)]
 
     llm, endpoint = scripted_llm(answering(another))
     ledger = rewrite_facts(sources, "en", llm, PROMPT, [])
