@@ -23,9 +23,13 @@ from pipeline.core.text import TECHNICAL
 from pipeline.evidence.screen import WORD
 from pipeline.schema import Deck, EvidenceUnit
 from pipeline.schema.transcript import Word
-from pipeline.transcript.corrections import UNSURE_PROBABILITY, squash
+from pipeline.transcript.corrections import squash
 
 WORD_PART = re.compile(r"[A-Za-z0-9]+")
+# A recognised word below this probability (faster-whisper's, per word) may be misheard:
+# set on kv-cache-serving's readings (benchmarks/readings/: 4 of the 7 speech sentences
+# readers called misheard, none of 26 others); with sglang-2025's, 8 of 15 and 4 of 52.
+UNSURE_PROBABILITY = 0.4
 EDGE_S = 0.2  # a word's start may fall this far outside its unit's span
 
 

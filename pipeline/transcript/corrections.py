@@ -10,16 +10,13 @@ a term when:
   written otherwise: the deck's spelling is canonical. Case alone counts only for terms
   whose case is part of the name (SGLang, vLLM), not for plain words ("Outlines");
 - or its letters nearly spell the term (rapidfuzz ratio), or it sounds like the term
-  (Metaphone keys) with enough letters in common, and recognition may have misheard it: a
-  word of the run had a low probability or is in no dictionary. A run of dictionary words
-  heard surely is what was said ("valid tokens" is not "invalid tokens", "same grammar"
-  not "XGrammar"); a segment with no word probabilities is judged by letters and sound
-  alone.
+  (Metaphone keys) with enough letters in common, unless each of its words stands whole in
+  the term: "valid tokens" is not "invalid tokens", "grammars" not "XGrammars" (a word
+  the term holds was said as meant; "Page detention" and "logic mask" are misheard).
 """
 
 import functools
 import re
-from collections.abc import Callable
 
 import jellyfish
 from rapidfuzz import fuzz
@@ -33,12 +30,6 @@ MIN_SOUND_CHARS = 5
 SIMILARITY = 88  # letters alone
 SOUND_SIMILARITY = 90  # Metaphone keys, for runs whose letters share at least...
 SOUND_LETTERS = 65  # ...this much with the term ("rate extries" ~ "radix trees": 67)
-# A recognised word below this probability (faster-whisper's, per word) may be misheard:
-# set on kv-cache-serving's readings (benchmarks/readings/: 4 of the 7 speech sentences
-# readers called misheard, none of 26 others); with sglang-2025's, 8 of 15 and 4 of 52.
-# Used to mark uncertain words (pipeline.evidence.uncertain) and to allow a near miss here:
-# the four near misses of sure words on xgrammar (a01de03) were heard at 0.86-0.998.
-UNSURE_PROBABILITY = 0.4
 COMMON_WORD = 3.0  # zipf: a single word this common is itself ("grammar" is not "xgrammar")
 MAX_SPLIT = 5  # "max worker retries", "B F C L": a term said as up to this many words
 TRAILING_PUNCTUATION = re.compile(r"[.,;:!?)\]]+$")
@@ -93,6 +84,8 @@ def near_miss(core: str, term: str) -> tuple[str, float] | None:
         return None  # the term is inside this run with a neighbour, or too short
     if said.rstrip("s") == key.rstrip("s"):
         return None  # the term in the singular or plural: right as said
+    if all(squash(w).rstrip("s") in key for w in words):
+        return None  # words the term holds whole, said as meant ("valid" of "invalid")
     found = None
     plural = [(term + "s", key + "s")] if said.endswith("s") and not key.endswith("s") else []
     for replacement, target in [(term, key), *plural]:
@@ -103,31 +96,9 @@ def near_miss(core: str, term: str) -> tuple[str, float] | None:
     return found
 
 
-def bare(word: str) -> str:
-    return word.strip(" ,.;:!?()[]\"'").lower()
-
-
-def doubted(segment: Segment) -> Callable[[str], bool]:
-    """Whether a run of the segment's words may be misheard: one of its words was heard
-    with a low probability or is in no dictionary; with no probabilities, any run."""
-    heard = [w for w in segment.words if w.probability is not None]
-    if not heard:
-        return lambda run: True
-    unsure = {bare(w.text) for w in heard if w.probability < UNSURE_PROBABILITY}
-
-    def doubtful(run: str) -> bool:
-        words = [bare(w) for w in run.split()]
-        return any(w in unsure or zipf_frequency(w.replace("-", ""), "en") == 0 for w in words)
-
-    return doubtful
-
-
-def best_match(
-    tokens: list[str], terms: list[str], doubtful: Callable[[str], bool]
-) -> tuple[int, str, float] | None:
+def best_match(tokens: list[str], terms: list[str]) -> tuple[int, str, float] | None:
     """The term the words starting at tokens[0] stand for: (width, replacement, score);
-    None when they already are a term or stand for none. A near miss counts only for a
-    run that is `doubtful`."""
+    None when they already are a term or stand for none."""
     best = None
     longest = max(MAX_SPLIT, *(len(term.split()) + 1 for term in terms))
     runs = windows(tokens, longest)
@@ -140,7 +111,7 @@ def best_match(
                 if right_as_said(core, term):
                     return None
                 candidate = (width, term, 100.0)
-            elif abs(width - words) <= 1 and doubtful(core) and (found := near_miss(core, term)):
+            elif abs(width - words) <= 1 and (found := near_miss(core, term)):
                 candidate = (width, *found)
             else:
                 continue
@@ -149,13 +120,11 @@ def best_match(
     return best
 
 
-def correct_words(
-    text: str, start: float, terms: list[str], doubtful: Callable[[str], bool]
-) -> tuple[str, list[Correction]]:
+def correct_words(text: str, start: float, terms: list[str]) -> tuple[str, list[Correction]]:
     """Corrections in a run of space-separated words."""
     tokens, out, corrections, i = text.split(), [], [], 0
     while i < len(tokens):
-        match = best_match(tokens[i:], terms, doubtful)
+        match = best_match(tokens[i:], terms)
         if match is None:
             out.append(tokens[i])
             i += 1
@@ -174,12 +143,12 @@ def correct_words(
 def correct_segment(segment: Segment, terms: list[str]) -> tuple[Segment, list[Correction]]:
     """Chinese text is left as it is; the Latin runs inside it ("用 SG-Lang 部署") and
     English text are corrected word by word, their surrounding spaces kept."""
-    parts, corrections, doubtful = [], [], doubted(segment)
+    parts, corrections = [], []
     for part in CHINESE_RUN.split(segment.text):
         if not part.strip() or CHINESE_RUN.fullmatch(part):
             parts.append(part)
             continue
-        fixed, found = correct_words(part, segment.start, terms, doubtful)
+        fixed, found = correct_words(part, segment.start, terms)
         lead, trail = part[: len(part) - len(part.lstrip())], part[len(part.rstrip()) :]
         parts.append(lead + fixed + trail)
         corrections += found
