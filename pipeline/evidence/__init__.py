@@ -74,7 +74,7 @@ class SpokenText:
     Unpunctuated Chinese cues are joined by the punctuation their pause calls for, unless
     the model punctuated them (`pauses` False): a cue it left open continues its sentence."""
 
-    def __init__(self, segments: list[Segment], language: str, pauses: bool = True) -> None:
+    def __init__(self, segments: list[Segment], language: str, pauses: bool) -> None:
         self.segments = segments
         self.offsets, text = [], ""
         previous: Segment | None = None

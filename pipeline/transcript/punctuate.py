@@ -23,7 +23,9 @@ from pipeline.llm.client import LLM, InvalidReply
 from pipeline.llm.parallel import ordered_map
 from pipeline.schema import Segment, Transcript
 
-RUN_CHARS = 160  # characters of cues per call: a reply the model copies whole in ~2 minutes
+# Characters of cues per call: about 25 s of a lecture's speech (zh-inference-frameworks,
+# 2026-12-06: ~390 characters a minute), a reply of 100-135 tokens; chosen, not tuned.
+RUN_CHARS = 160
 # Reply tokens per Chinese character, with room: the bundled model's replies took 0.65-0.85
 # (zh-inference-frameworks, 2026-12-06).
 TOKENS_PER_CHAR = 1.2
@@ -32,7 +34,10 @@ REPLY_OVERHEAD_TOKENS = 32  # the JSON around the text
 # carried: below it the model rewrote rather than punctuated (zh-inference-frameworks,
 # 2026-12-06: 43 of its 50 runs kept 0.96-1.0; the other 7 answered the prompt's example).
 MIN_KEPT = 0.9
-MIN_BLOCK = 3  # a mark is carried from a stretch of at least this many characters in common
+# A mark is carried only from a stretch of at least this many characters in common: one or
+# two characters matched by chance (an answer that first copied the prompt's example) place
+# nothing. Set by hand, not measured.
+MIN_BLOCK = 3
 # Subtitles with a mark on fewer than this share of their cues are unpunctuated: a typed
 # transcript has one on nearly every cue, the two lectures in ../shared on none.
 PUNCTUATED_CUES = 0.5
