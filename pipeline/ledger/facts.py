@@ -10,6 +10,7 @@ from functools import partial
 
 from pipeline.core.checks import rewrite_checks
 from pipeline.core.grounding import mentions
+from pipeline.core.impersonal import impersonal
 from pipeline.core.prompts import Prompt
 from pipeline.core.voice import without_opener
 from pipeline.ledger.rounds import Job, written
@@ -20,13 +21,17 @@ from pipeline.schema.ledger import FactSource, LedgerSentence, Written
 KIND_LABEL = {"slide": "slide line", "table": "table row", "speech": "said", "notes": "notes"}
 
 
-def line_of(source: FactSource) -> str:
+def line_of(source: FactSource, lang: str) -> str:
     """How the prompt lists a source: what it is (a slide line under its title), its text.
     What the model would copy into its sentence is left out: the title's series label
-    ("2025 Highlight:") and the discourse markers a spoken sentence opens with ("So, ")."""
+    ("2025 Highlight:"), the discourse markers a spoken sentence opens with ("So, ") and
+    an English speaker's "we" (pipeline.core.impersonal)."""
     kind = KIND_LABEL[source.kind]
     label = f'{kind} of "{heading_of(source.context)}"' if source.context else kind
-    text = without_opener(source.text) if source.kind in ("speech", "notes") else source.text
+    text = source.text
+    if source.kind in ("speech", "notes"):
+        text = without_opener(text)
+        text = impersonal(text) if lang == "en" else text
     return f"({label}) {text}"
 
 
@@ -48,7 +53,7 @@ def rewrite_facts(
     jobs = [
         Job(
             id=source.id,
-            line=line_of(source),
+            line=line_of(source, lang),
             check=partial(rewrite_checks, source=source, lang=lang),
             # the names ride in the instruction's own line: never empty, or it is left out
             values={"terms": named(f"{source.context}\n{source.text}", terms) or "(none)"},

@@ -58,8 +58,12 @@ def test_a_talk_is_cut_into_one_source_per_line_row_and_sentence():
         ("s-02.3", "table", "GPU | Throughput"),
     ]
     assert sources[3].text == "GPU: A100; Throughput: 2.2x vLLM"  # a number beside its column
-    # the model is given speech without its opener, the source stays as said
-    assert line_of(sources[0]).startswith("(said) I think") and sources[0].text.startswith("So")
+    # the model is given speech without its opener or its "our", the source stays as said
+    assert line_of(sources[0], "en").startswith("(said) I think") and sources[0].text.startswith(
+        "So"
+    )
+    assert line_of(sources[1], "en") == "(said) The team's blocks hold 16 tokens each."
+    assert sources[1].text.startswith("Our")
 
 
 def test_a_faithful_rewrite_is_verified_and_cites_its_unit():
@@ -76,10 +80,10 @@ def test_a_number_can_only_stand_in_the_sentence_of_its_own_source():
     # The small model's known fault: an answer that says another item, with its numbers.
     sources = fact_sources(EVIDENCE)
     texts = [s.text for s in sources]
+    given = [line_of(s, "en").split(") ", 1)[1] for s in sources]
 
     def another(_, text):  # the item is its source as given ("So, " taken off speech)
-        own = next(k for k, t in enumerate(texts) if t.endswith(text))
-        return texts[(own + 1) % len(texts)]
+        return texts[(given.index(text) + 1) % len(texts)]
 
     llm, endpoint = scripted_llm(answering(another))
     ledger = rewrite_facts(sources, "en", llm, PROMPT, [])

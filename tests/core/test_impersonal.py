@@ -1,0 +1,45 @@
+"""What the model is given of a spoken "we": the same fact, without the speaker."""
+
+import pytest
+
+from pipeline.core.impersonal import impersonal
+
+
+@pytest.mark.parametrize(
+    ("said", "given"),
+    [
+        # a verb with a plain object: the object is the subject, the tense and number kept
+        (
+            "We compress those paths, so the engine decodes faster.",
+            "Those paths are compressed, so the engine decodes faster.",
+        ),
+        (
+            "For DeepSeek V3 we combined several kernels.",
+            "For DeepSeek V3 several kernels were combined.",
+        ),
+        (
+            "So we can change the order of computation.",
+            "So the order of computation can be changed.",
+        ),
+        ("We measured it with a batch size of 1.", "It was measured with a batch size of 1."),
+        (
+            "We implemented an FP8 GEMM and an FP8 KV cache.",
+            "An FP8 GEMM and an FP8 KV cache were implemented.",
+        ),
+        # no plain object (an infinitive, a clause, the object's own predicate): the team
+        ("We plan to refactor the memory pool.", "The team plans to refactor the memory pool."),
+        ("We call this jump forward.", "The team calls this jump forward."),
+        ("We've built a radix tree.", "The team has built a radix tree."),
+        (
+            "These numbers come from our own benchmark.",
+            "These numbers come from the team's benchmark.",
+        ),
+    ],
+)
+def test_a_spoken_we_becomes_the_facts_own_subject(said, given):
+    assert impersonal(said) == given
+
+
+def test_the_speakers_i_and_a_text_without_we_are_left_as_said():
+    for said in ("I maintain SGLang and I will look back at 2025.", "The cache is full."):
+        assert impersonal(said) == said
