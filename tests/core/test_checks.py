@@ -250,9 +250,21 @@ def test_an_english_fact_has_a_subject_and_a_finite_verb():
         "PagedAttention uses blocks of 16 tokens, allocated on demand.",
         "A shared block is copied only when one request writes to it.",
         "There are 4 GPUs.",
-        "Paging is not free; the block table costs about 5% extra attention latency.",
+        "The guide is at https://docs.sglang.ai/?page=1.",
     ):
         assert sentence_check(written, "en").passed, written
+
+
+def test_a_fact_carries_no_question_exclamation_or_semicolon():
+    from pipeline.core.checks import sentence_check
+
+    for said, why in (
+        ("Paging is not free; the block table costs 5% extra latency.", "a semicolon"),
+        ("The overhead of the mask generator is crucial!", "an exclamation"),
+        ("分页并非免费；块表带来约 5% 的额外延迟。", "a semicolon"),
+        ("Why is the cache full? Requests reserve the maximum length.", "a question"),
+    ):
+        assert sentence_check(said, "en" if said.isascii() else "zh").detail == why, said
 
 
 def test_the_english_parser_is_the_pinned_one(tmp_path):

@@ -58,6 +58,13 @@ def test_word_by_word_forms_are_replaced_by_the_house_forms():
     assert wrong_forms(fixed) == []
 
 
+def test_chinese_writes_an_english_plural_of_capitals_singular():
+    fixed, made = with_house_forms("服务 LLMs 需要 8 个GPUs，而 Outlines 和 H100s 不变。")
+    assert fixed == "服务 LLM 需要 8 个GPU，而 Outlines 和 H100 不变。"
+    assert made == ["LLMs -> LLM", "GPUs -> GPU", "H100s -> H100"]
+    assert with_house_forms("Serving LLMs.") == ("Serving LLMs.", [])  # English as written
+
+
 def test_an_english_word_left_for_a_chinese_only_term_takes_its_chinese_form():
     fixed, made = with_chinese_forms("KV-cache paging 让 throughput 提高了。")
     assert fixed == "KV-cache 分页让吞吐量提高了。"
