@@ -25,14 +25,11 @@ def line_of(source: FactSource, lang: str) -> str:
     """How the prompt lists a source: what it is (a slide line under its title), its text.
     What the model would copy into its sentence is left out: the title's series label
     ("2025 Highlight:"), the discourse markers a spoken sentence opens with ("So, ") and
-    an English speaker's "we" (pipeline.core.impersonal)."""
+    an English "we" (pipeline.core.impersonal), said or on a slide."""
     kind = KIND_LABEL[source.kind]
     label = f'{kind} of "{heading_of(source.context)}"' if source.context else kind
-    text = source.text
-    if source.kind in ("speech", "notes"):
-        text = without_opener(text)
-        text = impersonal(text) if lang == "en" else text
-    return f"({label}) {text}"
+    text = without_opener(source.text) if source.kind in ("speech", "notes") else source.text
+    return f"({label}) {impersonal(text) if lang == 'en' else text}"
 
 
 def named(text: str, terms: list[str]) -> str:
