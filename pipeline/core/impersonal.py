@@ -1,13 +1,12 @@
 """Spoken English in the first person plural made impersonal by its grammar, before the
-model sees it (the 1.5B copies a spoken sentence nearly word for word, so a "we" it is given
+model sees it (the 1.5B copies a sentence nearly word for word, so a "we" it is given
 comes back and the sentence fails the voice check).
 
 A clause whose subject is "we" and whose verb has a plain object becomes passive ("we
-compress those paths" → "those paths are compressed", "so we can change the order" → "so
-the order can be changed"); any other such clause takes the team as its subject ("we plan to
-refactor" → "the team plans to refactor"), as "our" becomes "the team's" and "us" "the
-team". The speaker's "I" and "you" are left as said: they are the talk's voice, not a fact's
-(the voice check leaves such a sentence out).
+compress those paths" -> "those paths are compressed", "so we can change the order" -> "so
+the order can be changed"). Any other first person is left as said and its sentence
+fails the voice check: a subject put in its place ("the team plans to refactor", tried on
+9e56d80) came back garbled in 3 of the 3 sentences the readers saw.
 """
 
 import re
@@ -16,8 +15,6 @@ from lemminflect import getInflection
 
 from pipeline.core.grammar import parse
 
-PLURAL_FIRST = {"we", "us", "our", "ours", "ourselves"}
-TEAM = "the team"
 # Verbs' dependents that make a passive of "we V O" something else than "O is V-ed by us":
 # a second object, an object's predicate, a clause or infinitive, a particle.
 NOT_PASSIVE = {"dative", "oprd", "xcomp", "ccomp", "prt", "acomp", "attr"}
@@ -25,32 +22,20 @@ OBJECT_AS_SUBJECT = {"it": "it", "them": "they", "this": "this", "that": "that"}
 PLURAL_WORDS = {"they", "them", "these", "those"}
 SPACE_BEFORE_MARK = re.compile(r"\s+([,.;:!?])")
 SPACES = re.compile(r"\s{2,}")
+WE = re.compile(r"\bwe\b", re.IGNORECASE)
 
 
 def impersonal(text: str) -> str:
-    """`text` with its first person plural made impersonal; the text as given when it has
-    none."""
-    if not any(w in PLURAL_FIRST for w in re.findall(r"[a-z]+", text.lower())):
+    """`text` with each clause "we V O" made passive; the text as given when it has none."""
+    if not WE.search(text):
         return text
     doc = parse(text)
     pieces = [t.text_with_ws for t in doc]
     for token in doc:
         if token.lower_ == "we" and token.dep_ == "nsubj":
-            _passive(token, pieces) or _team_subject(token, pieces)
-        elif token.lower_ in ("our", "ours"):
-            pieces[token.i] = f"{TEAM}'s{token.whitespace_}"
-            _drop_own(token, pieces)
-        elif token.lower_ == "us":
-            pieces[token.i] = f"{TEAM}{token.whitespace_}"
+            _passive(token, pieces)
     said = SPACE_BEFORE_MARK.sub(r"\1", SPACES.sub(" ", "".join(pieces))).strip()
     return said[:1].upper() + said[1:]
-
-
-def _drop_own(possessive, pieces: list[str]) -> None:
-    """ "our own benchmark" is "the team's benchmark"."""
-    after = possessive.nbor() if possessive.i + 1 < len(possessive.doc) else None
-    if after is not None and after.lower_ == "own":
-        pieces[after.i] = ""
 
 
 def _object_of(verb):
@@ -86,32 +71,17 @@ def _be(verb, words) -> str | None:
     return {"VBP": "are" if plural else "is"}.get(verb.tag_)
 
 
-def _passive(subject, pieces: list[str]) -> bool:
-    """ "we V O ..." as "O be V-ed ...", in place; whether it could be done."""
+def _passive(subject, pieces: list[str]) -> None:
+    """ "we V O ..." as "O be V-ed ...", in place, where the parse allows it."""
     verb = subject.head
     words = _object_of(verb) if verb.pos_ == "VERB" else None
     be = _be(verb, words) if words else None
     participle = getInflection(verb.lemma_, "VBN") if be else None
     if not participle:
-        return False
+        return
     phrase = "".join(w.text_with_ws for w in words).strip()
     phrase = OBJECT_AS_SUBJECT.get(phrase.lower(), phrase)
     pieces[subject.i] = f"{phrase} " if be == "be" else f"{phrase} {be} "
     pieces[verb.i] = f"{'be ' if be == 'be' else ''}{participle[0]}{verb.whitespace_}"
     for word in words:
         pieces[word.i] = ""
-    return True
-
-
-def _team_subject(subject, pieces: list[str]) -> None:
-    """ "we V" as "the team V-s": the verb, its auxiliary and the verbs joined to it agree."""
-    pieces[subject.i] = f"{TEAM}{subject.whitespace_}"
-    verb = subject.head
-    joined = [c for c in verb.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")]
-    auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
-    for word in [verb, *joined, *auxes]:
-        if word.tag_ == "VBP" and (third := getInflection(word.lemma_, "VBZ")):
-            lead = " " if word.text.startswith("'") else ""
-            pieces[word.i] = f"{lead}{third[0]}{word.whitespace_}"
-        elif word.lower_ == "were":
-            pieces[word.i] = f"was{word.whitespace_}"
