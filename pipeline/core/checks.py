@@ -291,12 +291,10 @@ def translated_language_check(text: str, lang: str, names: list[str]) -> Sentenc
     return SentenceCheck(check="language", passed=not left, detail=", ".join(left))
 
 
-ACRONYM_PLURAL = re.compile(r"[A-Z][A-Z0-9]+s")  # LLMs, GPUs, APIs
-
-
 def singular_kept(name: str, text: str) -> bool:
     """Chinese has no plural: "LLM" in a Chinese sentence keeps the source's "LLMs"."""
-    return bool(ACRONYM_PLURAL.fullmatch(name)) and has_cjk(text) and mentions(text, name[:-1])
+    plural = re.fullmatch(terminology.ACRONYM_PLURAL, name)
+    return bool(plural) and has_cjk(text) and mentions(text, name[:-1])
 
 
 def latin_parts(term: str) -> list[str]:
