@@ -445,6 +445,13 @@ def test_a_summary_in_the_speakers_voice_or_naming_what_the_talk_never_says_is_r
         assert f"outline: proposed summary {said!r} rejected" in outline.warnings
 
 
+def test_a_summary_that_is_no_sentence_is_not_printed():
+    said = "Paged KV cache blocks in serving, focusing on the memory they save."  # no verb
+    outline, _ = outline_with(chapter("sec-01", "Where memory goes", "problem"), summary=said)
+    assert outline.summary == ""
+    assert f"outline: proposed summary {said!r} rejected" in outline.warnings
+
+
 def test_a_talk_whose_plan_is_in_the_wrong_language_is_titled_by_its_first_chapter():
     # a Chinese lecture given as subtitles, planned in English by the model: no chatter
     # of the first sentence said becomes its title or its card's summary
