@@ -3,8 +3,8 @@ slide text strung into prose, and names kept in Latin letters in Chinese."""
 
 import re
 
-from pipeline.core.checks import ACRONYM_PLURAL
 from pipeline.core.grounding import CJK_RUN, copied_share, name_parts
+from pipeline.core.terminology import ACRONYM_PLURAL
 from pipeline.core.text import has_cjk
 from pipeline.schema import EvidenceUnit
 

@@ -293,7 +293,7 @@ def translated_language_check(text: str, lang: str, names: list[str]) -> Sentenc
 
 def singular_kept(name: str, text: str) -> bool:
     """Chinese has no plural: "LLM" in a Chinese sentence keeps the source's "LLMs"."""
-    plural = re.fullmatch(terminology.ACRONYM_PLURAL, name)
+    plural = terminology.ACRONYM_PLURAL.fullmatch(name)
     return bool(plural) and has_cjk(text) and mentions(text, name[:-1])
 
 

@@ -119,8 +119,8 @@ def only_inside(term: Term, others: list[Term], source: str) -> bool:
 # An English plural of letters in Chinese text ("服务 LLMs", "4 个 GPUs"): Chinese does not
 # inflect, so the house writes the letters alone. Readers marked edit 18 of the 24 Chinese
 # sentences with one (benchmarks/readings, 2026-12-06), most for the plural itself.
-ACRONYM_PLURAL = r"([A-Z][A-Z0-9]+)s"  # LLMs, GPUs, H100s
-PLURAL_LETTERS = re.compile(rf"(?<![A-Za-z0-9]){ACRONYM_PLURAL}(?![A-Za-z0-9])")
+ACRONYM_PLURAL = re.compile(r"([A-Z][A-Z0-9]+)s")  # LLMs, GPUs, H100s
+PLURAL_LETTERS = re.compile(rf"(?<![A-Za-z0-9]){ACRONYM_PLURAL.pattern}(?![A-Za-z0-9])")
 
 
 def with_house_forms(chinese: str) -> tuple[str, list[str]]:
