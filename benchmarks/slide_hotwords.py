@@ -52,7 +52,9 @@ def decoded_again(whisper, audio, start, end, hotwords):
     return [to_segment(segment, start) for segment in segments]
 
 
-def slide_aware(case: str, whisper, model) -> dict:
+def narrated_case(case: str, root: Path):
+    """A narrated dev case: its talk, its deck read (pictures into `root`) and its
+    narration, the reference text."""
     folder = CASES / case / "talk"
     narration = json.loads((CASES / case / "narration.json").read_text())
     reference = " ".join(slide["narration"] for slide in narration["slides"])
@@ -61,8 +63,12 @@ def slide_aware(case: str, whisper, model) -> dict:
         slug=case, folder=folder, media=folder / "talk.mp4", decks=[deck_file],
         meta=TalkMeta(language="en"),
     )  # fmt: skip
+    return talk, read_deck(talk, DeckOptions(libreoffice=False), root), reference
+
+
+def slide_aware(case: str, whisper, model) -> dict:
     root = Path(tempfile.mkdtemp())
-    deck = read_deck(talk, DeckOptions(libreoffice=False), root)
+    talk, deck, reference = narrated_case(case, root)
     vocabulary = collect_terms(deck, [])
     transcript = transcribe(talk, model, OPTS, vocabulary)
     first = transcript.segments

@@ -23,19 +23,16 @@ from pathlib import Path
 
 import httpx
 import jiwer
+from slide_hotwords import narrated_case  # beside this file
 
 from pipeline.core.models import bundled_whisper_tiny_en
 from pipeline.core.settings import Settings
-from pipeline.deck import read_deck
-from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
 from pipeline.evidence.uncertain import known_words
 from pipeline.llm.server import embedded_server
-from pipeline.schema import Talk, TalkMeta
 from pipeline.transcript import transcribe
 from pipeline.transcript.options import TranscriptOptions
 
-CASES = Path(__file__).resolve().parents[1] / "evals" / "cases"
 CONTEXT_WORDS = 40
 TOP = 100
 PROBABILITIES = (0.4, 0.5, 0.6, 0.7, 0.8)
@@ -73,15 +70,7 @@ def rank_after(url: str, context: str, word: str) -> int | None:
 
 
 def candidates(case: str, url: str) -> list[dict]:
-    folder = CASES / case / "talk"
-    narration = json.loads((CASES / case / "narration.json").read_text())
-    reference = " ".join(slide["narration"] for slide in narration["slides"])
-    deck_file = folder / "slides.pdf"
-    talk = Talk(
-        slug=case, folder=folder, media=folder / "talk.mp4", decks=[deck_file],
-        meta=TalkMeta(language="en"),
-    )  # fmt: skip
-    deck = read_deck(talk, DeckOptions(libreoffice=False), Path(tempfile.mkdtemp()))
+    talk, deck, reference = narrated_case(case, Path(tempfile.mkdtemp()))
     vocabulary = collect_terms(deck, [])
     known = known_words(deck, vocabulary)
     transcript = transcribe(talk, bundled_whisper_tiny_en(), TranscriptOptions(), vocabulary)
