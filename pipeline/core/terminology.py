@@ -120,7 +120,7 @@ def only_inside(term: Term, others: list[Term], source: str) -> bool:
 # inflect, so the house writes the letters alone. Readers marked edit 18 of the 24 Chinese
 # sentences with one (benchmarks/readings, 2026-12-06), most for the plural itself.
 ACRONYM_PLURAL = re.compile(r"([A-Z][A-Z0-9]+)s")  # LLMs, GPUs, H100s
-PLURAL_LETTERS = re.compile(rf"(?<![A-Za-z0-9]){ACRONYM_PLURAL.pattern}(?![A-Za-z0-9])")
+PLURAL_LETTERS = re.compile(rf"(?<![\w./-]){ACRONYM_PLURAL.pattern}(?![\w./-])", re.ASCII)
 
 
 def with_house_forms(chinese: str) -> tuple[str, list[str]]:
@@ -129,8 +129,15 @@ def with_house_forms(chinese: str) -> tuple[str, list[str]]:
     made: a small model keeps writing 令牌 however often it is told."""
     if not has_cjk(chinese):
         return chinese, []
-    made = [f"{m.group()} -> {m.group(1)}" for m in PLURAL_LETTERS.finditer(chinese)]
-    chinese = PLURAL_LETTERS.sub(r"\1", chinese)
+    addresses = [m.span() for m in URL.finditer(chinese)]  # a web address is as written
+    plurals = [
+        m
+        for m in PLURAL_LETTERS.finditer(chinese)
+        if not any(a <= m.start() < b for a, b in addresses)
+    ]
+    made = [f"{m.group()} -> {m.group(1)}" for m in plurals]
+    for m in reversed(plurals):
+        chinese = chinese[: m.start()] + m.group(1) + chinese[m.end() :]
     for term in sorted(terms(), key=lambda t: -max((len(b) for b in t.never), default=0)):
         for bad in sorted(term.never, key=len, reverse=True):
             if bad in chinese:

@@ -251,6 +251,7 @@ def test_an_english_fact_has_a_subject_and_a_finite_verb():
         "A shared block is copied only when one request writes to it.",
         "There are 4 GPUs.",
         "The guide is at https://docs.sglang.ai/?page=1.",
+        "The flag `--enable-overlap!` turns the overlap scheduler on.",
     ):
         assert sentence_check(written, "en").passed, written
 

@@ -30,6 +30,12 @@ from pipeline.core.impersonal import impersonal
         ("We plan to refactor the memory pool.", "We plan to refactor the memory pool."),
         ("We call this jump forward.", "We call this jump forward."),
         ("We've built a radix tree.", "We've built a radix tree."),
+        # a doubt in the parse: a second verb on the same "we", a contracted modal
+        ("We compress the paths and reuse them.", "We compress the paths and reuse them."),
+        ("We'll fuse the kernels.", "We'll fuse the kernels."),
+        # a capital only where the clause opens the sentence, a name as written
+        ("It is slow. We fix the kernel.", "It is slow. The kernel is fixed."),
+        ("We support vLLM kernels.", "vLLM kernels are supported."),
     ],
 )
 def test_a_spoken_we_with_an_object_is_made_passive(said, given):

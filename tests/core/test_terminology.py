@@ -63,6 +63,8 @@ def test_chinese_writes_an_english_plural_of_capitals_singular():
     assert fixed == "服务 LLM 需要 8 个GPU，而 Outlines 和 H100 不变。"
     assert made == ["LLMs -> LLM", "GPUs -> GPU", "H100s -> H100"]
     assert with_house_forms("Serving LLMs.") == ("Serving LLMs.", [])  # English as written
+    kept = "见 github.com/org/LLMs/tree 和 NUM_GPUs=8。"  # an address, an identifier
+    assert with_house_forms(kept) == (kept, [])
 
 
 def test_an_english_word_left_for_a_chinese_only_term_takes_its_chinese_form():
