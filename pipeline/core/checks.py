@@ -25,6 +25,7 @@ from pipeline.core.grounding import (
     split_sentences,
 )
 from pipeline.core.text import (
+    CODE_SPAN,
     NUMBER,
     STOPWORDS,
     UNIT,
@@ -159,7 +160,6 @@ def length_check(text: str, source: str) -> SentenceCheck:
 # the readings (benchmarks/readings, 2026-12-06) readers marked edit 24 of 30 with "!" and
 # 73 of 78 with a semicolon (all 38 Chinese ones).
 NOT_WRITTEN = {"a question": "?？", "an exclamation": "!！", "a semicolon": ";；"}
-INLINE_CODE = re.compile(r"`[^`]*`")
 
 
 def sentence_check(text: str, lang: str) -> SentenceCheck:
@@ -170,7 +170,7 @@ def sentence_check(text: str, lang: str) -> SentenceCheck:
     if not text.rstrip().endswith(SENTENCE_ENDS):
         return SentenceCheck(check="sentence", passed=False, detail="no full stop")
     # a web address's "?" is no question, nor code's "!=" an exclamation
-    prose = INLINE_CODE.sub(" ", terminology.URL.sub(" ", text))
+    prose = CODE_SPAN.sub(" ", terminology.URL.sub(" ", text))
     if found := [what for what, marks in NOT_WRITTEN.items() if any(m in prose for m in marks)]:
         return SentenceCheck(check="sentence", passed=False, detail=", ".join(found))
     if lang == "en" and unwritten(text):

@@ -313,11 +313,14 @@ def command_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+CODE_SPAN = re.compile(r"`[^`]+`")  # inline code, as Markdown writes it
+
+
 def without_commands(text: str) -> str:
     """The text with its command lines and code spans left out."""
     for start, end in reversed(command_spans(text)):
         text = text[:start] + " " + text[end:]
-    return re.sub(r"`[^`]+`", " ", text)
+    return CODE_SPAN.sub(" ", text)
 
 
 LATIN_END = re.compile(r"[A-Za-z0-9]")
