@@ -68,7 +68,7 @@ def run_stages(
         transcript = tasks.transcript(run, talk, vocabulary, settings, llm)
         run.record.minutes = transcript.duration / 60
         timeline = tasks.timeline(run, talk, transcript, deck, settings)
-        evidence = tasks.evidence(run, talk, transcript, deck, timeline, vocabulary, settings)
+        evidence = tasks.evidence(run, talk, transcript, deck, timeline, vocabulary, settings, llm)
         notes = tasks.notes(run, evidence, vocabulary, settings)
         outline = tasks.outline(run, notes, evidence, talk.meta, settings, llm)
         ledger = tasks.ledger(run, outline, notes, evidence, vocabulary, settings, llm)

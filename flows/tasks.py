@@ -148,8 +148,10 @@ def evidence(
     timeline: Timeline | None,
     vocabulary: list[str],
     settings: Settings,
+    llm: LLMSession,
 ) -> Evidence:
-    """Evidence from the transcript as the library's corrections that it needs write it."""
+    """Evidence from the transcript as the library's corrections that it needs write it;
+    the LLM judges the words recognition doubted."""
     opts, corrections = settings.evidence, heard_in(transcript, talk.corrections)
     key = {
         "transcript": transcript,
@@ -161,9 +163,10 @@ def evidence(
     }
 
     def make() -> Evidence:
-        return build_evidence(transcript, deck, timeline, vocabulary, opts, corrections)
+        judge = llm_for(llm, run) if transcript.source == "asr" else None
+        return build_evidence(transcript, deck, timeline, vocabulary, opts, corrections, judge)
 
-    return run_stage(run, stages.EVIDENCE, make, key)
+    return run_stage(run, stages.EVIDENCE, make, key | llm_key(settings, llm))
 
 
 def notes(run: TalkRun, evidence: Evidence, vocabulary: list[str], settings: Settings) -> Notes:

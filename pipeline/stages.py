@@ -69,11 +69,21 @@ TIMELINE = Stage[Timeline](
 )
 
 # Citable units with stable ids, and a glossary of first occurrences; the transcript as
-# the library's corrections (inputs/corrections.yaml) write it.
+# the library's corrections (inputs/corrections.yaml) write it. "model": the LLM that judges
+# the words recognition doubted.
 EVIDENCE = Stage[Evidence](
     "evidence",
     code="pipeline.evidence",
-    keyed_by=("transcript", "corrections", "deck", "timeline", "vocabulary", "options"),
+    keyed_by=(
+        "transcript",
+        "corrections",
+        "deck",
+        "timeline",
+        "vocabulary",
+        "options",
+        "model",
+        "sampling",
+    ),
     contract=Evidence,
     output="evidence.json",
 )

@@ -17,7 +17,8 @@ from pipeline.core.text import CJK_MARKS, clock, estimate_tokens, has_cjk, term_
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.screen import correct_on_screen
 from pipeline.evidence.spoken import is_credits, is_recording_talk, without_fillers
-from pipeline.evidence.uncertain import marked_uncertain
+from pipeline.evidence.uncertain import known_words, marked_uncertain, misheard_words
+from pipeline.llm.client import LLM
 from pipeline.schema import (
     Correction,
     Deck,
@@ -299,20 +300,26 @@ def build_evidence(
     terms: list[str],
     opts: EvidenceOptions,
     listed: list[Replacement] = (),
+    llm: LLM | None = None,
 ) -> Evidence:
     """`terms` is the vocabulary the transcription was steered with (glossary + deck);
-    `listed` are the library's corrections, applied to the transcript first."""
+    `listed` are the library's corrections, applied to the transcript first; `llm` judges
+    the words recognition doubted (without one, their probability alone)."""
     transcript, corrections = replaced(transcript, list(listed))
     units = speech_units(transcript, timeline, opts)
     if deck is not None:
         units, on_screen = corrected_by_slides(units, deck, terms)
         corrections += on_screen
+    warnings: list[str] = []
     if transcript.source == "asr":
         heard = [word for segment in transcript.segments for word in segment.words]
-        units = marked_uncertain(units, deck, terms, heard)
+        unsure, warning = misheard_words(heard, known_words(deck, terms), llm)
+        units = marked_uncertain(units, deck, terms, unsure)
+        warnings += [warning] if warning else []
     if deck is not None:
         units += slide_units(deck)
     return Evidence(
+        warnings=warnings,
         language=transcript.language,
         units=units,
         glossary=first_occurrences(terms, units, timeline),

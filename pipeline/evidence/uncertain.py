@@ -8,9 +8,10 @@ has seen most short letter strings, and the names a talk means are the ones its 
 show (on sglang-2025 this marks five words, each a mishearing).
 Speech recognition writes what it heard as words it knows or as made-up spellings; the
 made-up ones are caught here, in every talk, with no list of misheard forms. Recognition
-also says how sure it was of each word: a word it gave a low probability, that no slide or
-vocabulary shows, is uncertain too, a dictionary word or not ("block table mats" for
-"maps"). A subtitle file is a person's transcript: nothing in it is uncertain.
+also says how sure it was of each word: a word it doubted, that no slide or vocabulary
+shows and that the talk's LLM does not expect after the words said before it, is uncertain
+too, a dictionary word or not ("keep the output ballot" for "valid"). A subtitle file is a
+person's transcript: nothing in it is uncertain.
 """
 
 import re
@@ -21,14 +22,24 @@ from wordfreq import zipf_frequency
 from pipeline.core import terminology
 from pipeline.core.text import TECHNICAL
 from pipeline.evidence.screen import WORD
+from pipeline.llm.client import LLM, Unsupported
+from pipeline.llm.parallel import ordered_map
 from pipeline.schema import Deck, EvidenceUnit
 from pipeline.schema.transcript import Word
 from pipeline.transcript.corrections import squash
 
 WORD_PART = re.compile(r"[A-Za-z0-9]+")
-# A recognised word below this probability (faster-whisper's, per word) may be misheard:
-# set on kv-cache-serving's readings (benchmarks/readings/: 4 of the 7 speech sentences
-# readers called misheard, none of 26 others); with sglang-2025's, 8 of 15 and 4 of 52.
+# A word recognition doubted (faster-whisper's probability below DOUBTED) is misheard unless
+# the LLM, given the CONTEXT_WORDS said before it, has a token that begins it among its
+# EXPECTED_AMONG likeliest next ones: on the five narrated dev cases (432 candidate words, 57
+# misheard by alignment to the narration; benchmarks/unsure_words.py) precision .67, recall .61.
+DOUBTED = 0.7
+CONTEXT_WORDS = 40
+EXPECTED_AMONG = 20  # the most log probabilities OpenAI-style servers return (vLLM's default)
+FIRST_JUDGED = 3  # a word with fewer words said before it has no context to be judged by
+# A word the LLM cannot judge (no context, not all letters), or every word where the endpoint
+# gives no next tokens, is misheard below this probability: same benchmark, precision .68,
+# recall .30 (set before on kv-cache-serving's readings).
 UNSURE_PROBABILITY = 0.4
 EDGE_S = 0.2  # a word's start may fall this far outside its unit's span
 
@@ -70,27 +81,63 @@ def uncertain_words(text: str, known: set[str], deck_names: bool = False) -> lis
 
 
 def unsure_heard(unit: EvidenceUnit, unsure: list[Word], known: set[str]) -> list[str]:
-    """The unit's words among `unsure` (those recognition gave a low probability) that no
-    slide or vocabulary shows, as the unit writes them."""
+    """The unit's words among `unsure` (misheard_words) that no slide or vocabulary shows,
+    as the unit writes them."""
     if unit.start is None or unit.end is None:
         return []
-    low = {
-        w.text.strip(" ,.?!;:").lower()
-        for w in unsure
-        if unit.start - EDGE_S <= w.start <= unit.end + EDGE_S
-    }
+    low = {bare(w) for w in unsure if unit.start - EDGE_S <= w.start <= unit.end + EDGE_S}
     said = [w for w in WORD.findall(unit.text) if w.lower() in low - known]
     return list(dict.fromkeys(said))
+
+
+def bare(word: Word) -> str:
+    return word.text.strip(" ,.?!;:").lower()
+
+
+def expected(word: str, tokens: list[str]) -> bool:
+    """One of the offered next tokens begins the word (a token is often a part of one)."""
+    return any(t and word.startswith(t) for t in (token.strip().lower() for token in tokens))
+
+
+def unexpected(heard: list[Word], k: int, llm: LLM | None) -> bool | None:
+    """Whether the LLM, given the speech before word k, does not expect it; None when it
+    cannot judge (too little said before, a word not all letters, no LLM)."""
+    if llm is None or k < FIRST_JUDGED or not bare(heard[k]).isalpha():
+        return None
+    context = "".join(w.text for w in heard[max(0, k - CONTEXT_WORDS) : k]).strip()
+    return not expected(bare(heard[k]), llm.next_tokens(context, EXPECTED_AMONG))
+
+
+def misheard_words(heard: list[Word], shown: set[str], llm: LLM | None) -> tuple[list[Word], str]:
+    """The heard words recognition doubted that no slide or vocabulary shows and the LLM
+    does not expect (below UNSURE_PROBABILITY where it cannot judge), and a warning when
+    the endpoint gives no next tokens (then recognition's probability alone decides)."""
+    doubted = [
+        k
+        for k, w in enumerate(heard)
+        if w.probability is not None and w.probability < DOUBTED and bare(w) not in shown
+    ]
+    warning = ""
+    try:
+        judged = ordered_map(lambda k: unexpected(heard, k, llm), doubted, llm.slots if llm else 1)
+    except Unsupported as err:
+        judged, warning = [None] * len(doubted), f"unsure words by probability alone: {err}"
+    found = [
+        heard[k]
+        for k, verdict in zip(doubted, judged, strict=True)
+        if verdict or (verdict is None and heard[k].probability < UNSURE_PROBABILITY)
+    ]
+    return found, warning
 
 
 def marked_uncertain(
     units: list[EvidenceUnit],
     deck: Deck | None,
     vocabulary: list[str],
-    heard: list[Word] | tuple = (),
+    unsure: list[Word] | tuple = (),
 ) -> list[EvidenceUnit]:
-    """Recognised speech units with their uncertain words marked; `heard` are the words as
-    recognised, with their probabilities."""
+    """Recognised speech units with their uncertain words marked; `unsure` are the words
+    recognition may have misheard (misheard_words)."""
     known, deck_names = known_words(deck, vocabulary), deck is not None
     speech = [u for u in units if u.kind == "transcript"]
     times_heard = Counter(
@@ -98,7 +145,6 @@ def marked_uncertain(
     )
     shown = known.copy()
     known |= {word for word, units_heard in times_heard.items() if units_heard > 1}
-    unsure = [w for w in heard if w.probability is not None and w.probability < UNSURE_PROBABILITY]
 
     def uncertain(unit: EvidenceUnit) -> list[str]:
         found = uncertain_words(unit.text, known, deck_names) + unsure_heard(unit, unsure, shown)

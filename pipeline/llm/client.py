@@ -40,6 +40,11 @@ class InvalidReply(LLMError):
     failure a stage may meet with a (visible) fallback."""
 
 
+class Unsupported(LLMError):
+    """The endpoint refused the kind of request (404 or 400): no plain completions with
+    log probabilities, say. Not an outage: the caller does without."""
+
+
 @dataclass(frozen=True)
 class Endpoint:
     base_url: str
@@ -59,6 +64,8 @@ class LLM(Protocol):
     def complete(
         self, prompt: RenderedPrompt, schema: type[T], max_tokens: int, variant: int = 0
     ) -> T: ...
+
+    def next_tokens(self, text: str, top: int) -> list[str]: ...
 
 
 # llama.cpp unrolls string length bounds into its grammar; a long bound (1500 chars) fails to
@@ -195,6 +202,35 @@ class OpenAILLM:
             "response_format": fmt,
         }
 
+    def next_tokens(self, text: str, top: int) -> list[str]:
+        """The `top` likeliest tokens to follow `text` (a plain completion, no chat),
+        likeliest first. Raises EndpointError on an outage, Unsupported when the endpoint
+        serves no completions with log probabilities."""
+        request = {
+            "model": self.endpoint.model,
+            "prompt": text,
+            "max_tokens": 1,
+            "logprobs": top,
+            "temperature": 0,
+        }
+        if self.cache and (content := self.cache.get(request)) is not None:
+            return json.loads(content)
+        started = time.monotonic()
+        try:
+            response = self._send(self._client.completions.create, request)
+        except EndpointError as err:
+            if isinstance(err.__cause__, openai.NotFoundError | openai.BadRequestError):
+                raise Unsupported(str(err)) from err
+            self._report(NEXT_TOKENS, 1, started, {}, str(err), outage=True)
+            raise
+        logprobs = response.choices[0].logprobs
+        tokens = top_tokens(logprobs.model_dump() if logprobs else {})
+        if self.cache:
+            self.cache.put(request, json.dumps(tokens))
+        usage = response.usage.model_dump() if response.usage else {}
+        self._report(NEXT_TOKENS, 1, started, usage, None)
+        return tokens
+
     def reused(self, call: dict, schema: type[T]) -> T | None:
         """The valid reply an earlier run got for this call (a reply an older version
         stored that does not validate is not reused)."""
@@ -206,20 +242,21 @@ class OpenAILLM:
     def _ask(self, request: dict, prompt, attempt: int, started: float) -> tuple[str, dict]:
         """The reply's text, secrets redacted (an endpoint may echo the key), and usage."""
         try:
-            response = self._create(request)
+            response = self._send(self._client.chat.completions.create, request)
         except EndpointError as err:
             self._report(prompt, attempt, started, {}, str(err), outage=True)
             raise EndpointError(f"prompt {prompt.id}: {err}") from err
         usage = response.usage.model_dump() if response.usage else {}
         return redact(response.choices[0].message.content or ""), usage
 
-    def _create(self, request: dict, revived: bool = False):
-        """One request; a dead embedded server is restarted once and asked again."""
+    def _send(self, create: Callable, request: dict, revived: bool = False):
+        """One request made by `create`; a dead embedded server is restarted once and
+        asked again."""
         if self.down:
             raise EndpointError(self.down[0])
         try:
             with self.in_flight:
-                return self._client.chat.completions.create(**request)
+                return create(**request)
         except openai.APITimeoutError as err:
             seconds, setting = self.timeout
             self.down.append(
@@ -229,7 +266,7 @@ class OpenAILLM:
             raise EndpointError(self.down[-1]) from err
         except openai.APIConnectionError as err:
             if not revived and self.revive is not None and self.revive():
-                return self._create(request, revived=True)
+                return self._send(create, request, revived=True)
             raise EndpointError(redact(f"{self.endpoint.base_url} failed: {err}")) from err
         except openai.OpenAIError as err:
             raise EndpointError(redact(f"{self.endpoint.base_url} failed: {err}")) from err
@@ -253,6 +290,27 @@ class OpenAILLM:
             record["reply"] = redact(reply[:4000])
         with self._sink_lock:  # calls of one stage run in parallel
             self.sink(record)
+
+
+@dataclass(frozen=True)
+class CallName:
+    """How a call that renders no prompt is named in llm_calls.jsonl."""
+
+    id: str
+    sha256: str = ""
+
+
+NEXT_TOKENS = CallName("next-tokens")
+
+
+def top_tokens(logprobs: dict) -> list[str]:
+    """The first position's likeliest tokens, likeliest first, from either form a server
+    answers in: OpenAI's (`top_logprobs`: token to log probability) or llama.cpp's
+    (`content`: one entry per position, each with its `top_logprobs` list)."""
+    if first := (logprobs.get("top_logprobs") or [None])[0]:
+        return sorted(first, key=first.get, reverse=True)
+    content = logprobs.get("content") or [{}]
+    return [entry["token"] for entry in content[0].get("top_logprobs", [])]
 
 
 def _short(err: ValidationError) -> str:

@@ -2,8 +2,15 @@
 
 from pipeline.evidence import build_evidence
 from pipeline.evidence.options import EvidenceOptions
-from pipeline.evidence.uncertain import known_words, uncertain_words
-from pipeline.schema import Deck, Segment, Slide, Transcript
+from pipeline.evidence.uncertain import (
+    known_words,
+    marked_uncertain,
+    misheard_words,
+    uncertain_words,
+)
+from pipeline.llm.client import Unsupported
+from pipeline.schema import Deck, EvidenceUnit, Segment, Slide, Transcript
+from pipeline.schema.transcript import Word
 
 DECK = Deck(sources=["d.pdf"], slides=[Slide(index=1, title="SGLang", text="FP8 on H100")])
 
@@ -49,10 +56,6 @@ def test_recognised_speech_marks_a_word_heard_once_and_subtitles_mark_nothing():
 
 
 def test_a_word_recognition_was_unsure_of_is_uncertain_unless_a_slide_shows_it():
-    from pipeline.evidence.uncertain import marked_uncertain
-    from pipeline.schema import EvidenceUnit
-    from pipeline.schema.transcript import Word
-
     said = "At block table mats, each sequence maps logical blocks to physical blocks."
     unit = EvidenceUnit(id="t-00:00:39", kind="transcript", text=said, start=39.0, end=44.0)
     heard = [
@@ -61,5 +64,53 @@ def test_a_word_recognition_was_unsure_of_is_uncertain_unless_a_slide_shows_it()
         Word(start=41.0, end=41.3, text=" logical", probability=0.95),
         Word(start=50.0, end=50.3, text=" physical", probability=0.05),  # another unit's
     ]
-    [marked] = marked_uncertain([unit], None, ["sequence"], heard)
-    assert marked.uncertain == ["mats"]
+    unsure, warning = misheard_words(heard, known_words(None, ["sequence"]), None)
+    [marked] = marked_uncertain([unit], None, ["sequence"], unsure)
+    assert marked.uncertain == ["mats"] and not warning
+
+
+def said_as(text: str, doubted: str, probability: float) -> list[Word]:
+    """`text` heard word by word, sure of every word but `doubted`."""
+    return [
+        Word(start=n, end=n + 0.5, text=f" {w}", probability=probability if w == doubted else 0.99)
+        for n, w in enumerate(text.split())
+    ]
+
+
+class Guesser:
+    """An LLM double offering, after any context, the tokens a speech sentence makes likely."""
+
+    slots = 1
+
+    def __init__(self, tokens: list[str] | None) -> None:
+        self.tokens, self.asked = tokens, []
+
+    def next_tokens(self, text: str, top: int) -> list[str]:
+        self.asked.append(text)
+        if self.tokens is None:
+            raise Unsupported("404: no completions")
+        return self.tokens
+
+
+def test_a_doubted_word_the_llm_does_not_expect_after_the_speech_before_is_uncertain():
+    text = "Only tokens that keep the output ballot can be sampled"
+    guesser = Guesser([" valid", " v", " correct"])
+    unsure, _ = misheard_words(said_as(text, "ballot", 0.44), set(), guesser)
+    assert [w.text for w in unsure] == [" ballot"]
+    assert guesser.asked == ["Only tokens that keep the output"]
+    # the same doubt, a word the LLM expects (a token of its offer begins it): heard right
+    unsure, _ = misheard_words(
+        said_as(text.replace("ballot", "valid"), "valid", 0.44), set(), guesser
+    )
+    assert unsure == []
+
+
+def test_without_next_tokens_the_probability_alone_decides_and_says_so():
+    text = "Only tokens that keep the output ballot can be sampled"
+    unsure, warning = misheard_words(said_as(text, "ballot", 0.3), set(), Guesser(None))
+    assert [w.text for w in unsure] == [" ballot"] and "probability alone" in warning
+    assert misheard_words(said_as(text, "ballot", 0.5), set(), None) == ([], "")
+    # a slide shows it: never doubted, never asked
+    guesser = Guesser([])
+    assert misheard_words(said_as(text, "ballot", 0.3), {"ballot"}, guesser)[0] == []
+    assert guesser.asked == []

@@ -12,6 +12,7 @@ from pipeline.llm.client import (
     InvalidReply,
     LLMError,
     OpenAILLM,
+    Unsupported,
     response_format,
 )
 from pipeline.llm.options import LLMOptions
@@ -237,3 +238,39 @@ def test_no_more_requests_in_flight_than_the_endpoint_has_slots():
     assert ordered_map(ask, list(range(8)), 8) == [1] * 8
     assert state["most"] == 2
     assert sorted(r["seed"] for r in endpoint.requests) == [1234 + v for v in range(8)]
+
+
+def completions_reply(logprobs: dict) -> httpx.Response:
+    choice = {"index": 0, "text": " valid", "finish_reason": "length", "logprobs": logprobs}
+    body = {"id": "x", "object": "text_completion", "created": 0, "model": "m"}
+    return httpx.Response(200, json=body | {"choices": [choice]})
+
+
+LLAMA_CPP = {
+    "content": [{"token": " valid", "top_logprobs": [{"token": " valid"}, {"token": " v"}]}]
+}
+OPENAI = {"top_logprobs": [{" v": -2.0, " valid": -0.5}], "tokens": [" valid"]}
+
+
+@pytest.mark.parametrize("form", [LLAMA_CPP, OPENAI])
+def test_next_tokens_come_likeliest_first_in_either_servers_form(form, tmp_path):
+    asked, calls = [], []
+    llm = llm_answering(lambda request: asked.append(request) or completions_reply(form))
+    cache = CallCache(tmp_path / "llm_cache.jsonl")
+    assert llm.with_sink(calls.append, cache).next_tokens("keep the output", 20) == [" valid", " v"]
+    [body] = [json.loads(r.content) for r in asked]
+    assert asked[0].url.path.endswith("/completions") and "messages" not in body
+    assert (body["prompt"], body["logprobs"], body["max_tokens"]) == ("keep the output", 20, 1)
+    assert calls[0]["prompt_id"] == "next-tokens" and calls[0]["valid"]
+    # asked again: the cache answers
+    again = llm_answering(lambda request: httpx.Response(500))
+    assert again.with_sink(calls.append, cache).next_tokens("keep the output", 20)[0] == " valid"
+
+
+def test_an_endpoint_without_completions_is_unsupported_and_a_failing_one_an_outage():
+    missing = llm_answering(lambda request: httpx.Response(404, json={"error": "no route"}))
+    with pytest.raises(Unsupported):
+        missing.next_tokens("keep the output", 20)
+    failing = llm_answering(lambda request: httpx.Response(500, json={"error": "overloaded"}))
+    with pytest.raises(EndpointError):
+        failing.next_tokens("keep the output", 20)
