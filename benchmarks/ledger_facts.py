@@ -53,7 +53,7 @@ def evidence_of(folder: Path, settings: Settings, session: LLMSession):
     vocabulary = collect_terms(deck, talk.meta.glossary)
     transcript = tasks.transcript(run, talk, vocabulary, settings, session)
     timeline = tasks.timeline(run, talk, transcript, deck, settings)
-    evidence = tasks.evidence(run, talk, transcript, deck, timeline, vocabulary, settings)
+    evidence = tasks.evidence(run, talk, transcript, deck, timeline, vocabulary, settings, session)
     return run, evidence, vocabulary
 
 

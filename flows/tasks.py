@@ -29,7 +29,7 @@ from pipeline.core.replacements import heard_in, library_corrections
 from pipeline.core.settings import Settings
 from pipeline.core.text import writing_language
 from pipeline.edits import EDITS_FILE, apply_edits, read_edits
-from pipeline.evidence import build_evidence
+from pipeline.evidence import build_evidence, judges_words
 from pipeline.ledger import LedgerPrompts, write_ledger
 from pipeline.llm.cache import CallCache
 from pipeline.llm.client import OpenAILLM
@@ -162,11 +162,13 @@ def evidence(
         "options": dict(opts),
     }
 
+    judged = judges_words(transcript)
+
     def make() -> Evidence:
-        judge = llm_for(llm, run) if transcript.source == "asr" else None
+        judge = llm_for(llm, run) if judged else None
         return build_evidence(transcript, deck, timeline, vocabulary, opts, corrections, judge)
 
-    return run_stage(run, stages.EVIDENCE, make, key | llm_key(settings, llm))
+    return run_stage(run, stages.EVIDENCE, make, key | {"model": llm.model_id if judged else None})
 
 
 def notes(run: TalkRun, evidence: Evidence, vocabulary: list[str], settings: Settings) -> Notes:

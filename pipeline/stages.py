@@ -70,7 +70,8 @@ TIMELINE = Stage[Timeline](
 
 # Citable units with stable ids, and a glossary of first occurrences; the transcript as
 # the library's corrections (inputs/corrections.yaml) write it. "model": the LLM that judges
-# the words recognition doubted.
+# the words recognition doubted in English speech (None otherwise; it is asked at
+# temperature 0, so no sampling).
 EVIDENCE = Stage[Evidence](
     "evidence",
     code="pipeline.evidence",

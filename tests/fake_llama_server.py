@@ -41,7 +41,7 @@ def should_die(count: int) -> bool:
 
 
 def main() -> None:
-    from tests.llm_double import SchemaReplies, completion
+    from tests.llm_double import SchemaReplies, completion, next_tokens_reply
     from tests.llm_server import JSONHandler
 
     parser = argparse.ArgumentParser()
@@ -56,6 +56,9 @@ def main() -> None:
 
         def do_POST(self) -> None:  # noqa: N802
             body = self.body()
+            if "prompt" in body:  # a plain completion: the next tokens
+                self.send_json(next_tokens_reply())
+                return
             count[0] += 1
             if should_die(count[0]):
                 os.kill(os.getpid(), signal.SIGILL)

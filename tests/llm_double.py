@@ -41,6 +41,26 @@ def completion(content: str) -> dict:
     }
 
 
+# Tokens a fake endpoint offers after any text: one that begins every word of letters, so
+# it expects whatever was said.
+EVERY_LETTER = [f" {letter}" for letter in "abcdefghijklmnopqrstuvwxyz"]
+
+
+def next_tokens_reply(tokens: list[str] = EVERY_LETTER) -> dict:
+    """A plain completion with its first position's likeliest tokens, as llama.cpp's
+    server writes them."""
+    top = [{"token": token, "logprob": -1.0} for token in tokens]
+    choice = {"index": 0, "text": tokens[0], "finish_reason": "length"}
+    logprobs = {"content": [{"token": tokens[0], "logprob": -1.0, "top_logprobs": top}]}
+    return {
+        "id": "x",
+        "object": "text_completion",
+        "created": 0,
+        "model": "m",
+        "choices": [choice | {"logprobs": logprobs}],
+    }
+
+
 @dataclass
 class ScriptedEndpoint:
     replies: list[str] | Reply

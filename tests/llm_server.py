@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from pipeline.core.prompts import load_prompt
-from tests.llm_double import SchemaReplies, completion
+from tests.llm_double import SchemaReplies, completion, next_tokens_reply
 
 
 class JSONHandler(http.server.BaseHTTPRequestHandler):
@@ -47,6 +47,8 @@ class FakeEndpoint:
 
     def answer(self, body: dict) -> dict:
         self.requests.append(body)
+        if "prompt" in body:  # a plain completion: the next tokens
+            return next_tokens_reply()
         if (name := self.prompt_of(body)) is not None:
             time.sleep(self.delays[name])
         return completion(self.replies(body))

@@ -120,7 +120,10 @@ def test_every_citation_resolves_to_a_time_or_a_slide(batch):
     asked = {c["prompt_id"] for c in calls}
     article_prompts = {"outline", "rewrite_facts_en", "translate_sentences_zh"}
     article_prompts |= {"ask_question_en"}
-    assert article_prompts <= asked <= article_prompts | {"outline_heading"}
+    assert article_prompts <= asked <= article_prompts | {"outline_heading", "next-tokens"}
+    # the embedded server gives next tokens: the words recognition doubted were judged
+    evidence = json.loads((folder / "evidence.json").read_text())
+    assert not any("probability alone" in w for w in evidence["warnings"])
 
 
 def test_the_article_has_a_companion_in_questions_and_answers(batch):

@@ -17,7 +17,7 @@ from pipeline.core.text import CJK_MARKS, clock, estimate_tokens, has_cjk, term_
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.screen import correct_on_screen
 from pipeline.evidence.spoken import is_credits, is_recording_talk, without_fillers
-from pipeline.evidence.uncertain import known_words, marked_uncertain, misheard_words
+from pipeline.evidence.uncertain import marked_uncertain
 from pipeline.llm.client import LLM
 from pipeline.schema import (
     Correction,
@@ -293,6 +293,12 @@ def corrected_by_slides(
     return fixed, corrections
 
 
+def judges_words(transcript: Transcript) -> bool:
+    """Whether an LLM judges the words recognition doubted: in English speech recognised
+    (where the rule was measured); a subtitle file is a person's transcript."""
+    return transcript.source == "asr" and transcript.language == "en"
+
+
 def build_evidence(
     transcript: Transcript,
     deck: Deck | None,
@@ -310,16 +316,15 @@ def build_evidence(
     if deck is not None:
         units, on_screen = corrected_by_slides(units, deck, terms)
         corrections += on_screen
-    warnings: list[str] = []
+    warning = ""
     if transcript.source == "asr":
         heard = [word for segment in transcript.segments for word in segment.words]
-        unsure, warning = misheard_words(heard, known_words(deck, terms), llm)
-        units = marked_uncertain(units, deck, terms, unsure)
-        warnings += [warning] if warning else []
+        judge = llm if judges_words(transcript) else None
+        units, warning = marked_uncertain(units, deck, terms, heard, judge)
     if deck is not None:
         units += slide_units(deck)
     return Evidence(
-        warnings=warnings,
+        warnings=[warning] if warning else [],
         language=transcript.language,
         units=units,
         glossary=first_occurrences(terms, units, timeline),

@@ -22,24 +22,30 @@ from wordfreq import zipf_frequency
 from pipeline.core import terminology
 from pipeline.core.text import TECHNICAL
 from pipeline.evidence.screen import WORD
-from pipeline.llm.client import LLM, Unsupported
+from pipeline.llm.client import LLM, EndpointError, Unsupported
 from pipeline.llm.parallel import ordered_map
 from pipeline.schema import Deck, EvidenceUnit
 from pipeline.schema.transcript import Word
 from pipeline.transcript.corrections import squash
 
 WORD_PART = re.compile(r"[A-Za-z0-9]+")
-# A word recognition doubted (faster-whisper's probability below DOUBTED) is misheard unless
-# the LLM, given the CONTEXT_WORDS said before it, has a token that begins it among its
-# EXPECTED_AMONG likeliest next ones: on the five narrated dev cases (432 candidate words, 57
-# misheard by alignment to the narration; benchmarks/unsure_words.py) precision .67, recall .61.
+EDGES = re.compile(r"^\W+|\W+$")
+LETTERS = re.compile(r"[a-z]+")
+# A word of English speech recognition doubted (faster-whisper's probability below DOUBTED)
+# is misheard unless the LLM, given the CONTEXT_WORDS said before it, has a token that begins
+# it among its EXPECTED_AMONG likeliest next ones; the three set together on the five
+# narrated dev cases (misheard = substituted or inserted against the narration):
+# benchmarks/unsure_words.py.
 DOUBTED = 0.7
 CONTEXT_WORDS = 40
-EXPECTED_AMONG = 20  # the most log probabilities OpenAI-style servers return (vLLM's default)
-FIRST_JUDGED = 3  # a word with fewer words said before it has no context to be judged by
-# A word the LLM cannot judge (no context, not all letters), or every word where the endpoint
-# gives no next tokens, is misheard below this probability: same benchmark, precision .68,
-# recall .30 (set before on kv-cache-serving's readings).
+# vLLM's default most; OpenAI's completions give 5 and its chat models none: such an endpoint
+# is Unsupported and the probability alone decides.
+EXPECTED_AMONG = 20
+FIRST_JUDGED = 3  # the talk's first words have no speech before them to be judged by
+# A word the LLM cannot judge (no speech before it, not letters alone, not English), or
+# every word where the endpoint gives no next tokens, is misheard below this probability:
+# set on kv-cache-serving's readings (4 of the 7 speech sentences readers called misheard,
+# none of 26 others).
 UNSURE_PROBABILITY = 0.4
 EDGE_S = 0.2  # a word's start may fall this far outside its unit's span
 
@@ -80,18 +86,18 @@ def uncertain_words(text: str, known: set[str], deck_names: bool = False) -> lis
     return list(dict.fromkeys(w for w in words if not is_known(w, known, deck_names)))
 
 
-def unsure_heard(unit: EvidenceUnit, unsure: list[Word], known: set[str]) -> list[str]:
-    """The unit's words among `unsure` (misheard_words) that no slide or vocabulary shows,
-    as the unit writes them."""
+def unsure_heard(unit: EvidenceUnit, unsure: list[Word]) -> list[str]:
+    """The unit's words among `unsure` (misheard_words), as the unit writes them."""
     if unit.start is None or unit.end is None:
         return []
     low = {bare(w) for w in unsure if unit.start - EDGE_S <= w.start <= unit.end + EDGE_S}
-    said = [w for w in WORD.findall(unit.text) if w.lower() in low - known]
+    said = [w for w in WORD.findall(unit.text) if w.lower() in low]
     return list(dict.fromkeys(said))
 
 
 def bare(word: Word) -> str:
-    return word.text.strip(" ,.?!;:").lower()
+    """A recognised word as a dictionary writes it: lower case, no space or mark around."""
+    return EDGES.sub("", word.text).lower()
 
 
 def expected(word: str, tokens: list[str]) -> bool:
@@ -99,13 +105,31 @@ def expected(word: str, tokens: list[str]) -> bool:
     return any(t and word.startswith(t) for t in (token.strip().lower() for token in tokens))
 
 
-def unexpected(heard: list[Word], k: int, llm: LLM | None) -> bool | None:
-    """Whether the LLM, given the speech before word k, does not expect it; None when it
-    cannot judge (too little said before, a word not all letters, no LLM)."""
-    if llm is None or k < FIRST_JUDGED or not bare(heard[k]).isalpha():
-        return None
+def judgeable(heard: list[Word], k: int) -> bool:
+    """Word k has speech before it to be judged by, and is a word of letters alone."""
+    return k >= FIRST_JUDGED and bool(LETTERS.fullmatch(bare(heard[k])))
+
+
+def unexpected(heard: list[Word], k: int, llm: LLM) -> bool:
+    """Whether the LLM, given the speech before word k, does not expect it."""
     context = "".join(w.text for w in heard[max(0, k - CONTEXT_WORDS) : k]).strip()
     return not expected(bare(heard[k]), llm.next_tokens(context, EXPECTED_AMONG))
+
+
+def verdicts(heard: list[Word], judged: list[int], llm: LLM) -> dict[int, bool]:
+    """Whether the LLM does not expect each of the `judged` words; the first asked alone,
+    and an endpoint that refuses it gives no verdicts (Unsupported, raised). A refusal
+    after the first answered is an outage."""
+    first = {judged[0]: unexpected(heard, judged[0], llm)}
+
+    def asked(k: int) -> bool:
+        try:
+            return unexpected(heard, k, llm)
+        except Unsupported as err:
+            raise EndpointError(f"refused after answering: {err}") from err
+
+    rest = judged[1:]
+    return first | dict(zip(rest, ordered_map(asked, rest, llm.slots), strict=True))
 
 
 def misheard_words(heard: list[Word], shown: set[str], llm: LLM | None) -> tuple[list[Word], str]:
@@ -117,42 +141,43 @@ def misheard_words(heard: list[Word], shown: set[str], llm: LLM | None) -> tuple
         for k, w in enumerate(heard)
         if w.probability is not None and w.probability < DOUBTED and bare(w) not in shown
     ]
-    warning = ""
+    judged = [k for k in doubted if judgeable(heard, k)] if llm is not None else []
+    found, warning = {}, ""
     try:
-        judged = ordered_map(lambda k: unexpected(heard, k, llm), doubted, llm.slots if llm else 1)
+        found = verdicts(heard, judged, llm) if judged else {}
     except Unsupported as err:
-        judged, warning = [None] * len(doubted), f"unsure words by probability alone: {err}"
-    found = [
-        heard[k]
-        for k, verdict in zip(doubted, judged, strict=True)
-        if verdict or (verdict is None and heard[k].probability < UNSURE_PROBABILITY)
-    ]
-    return found, warning
+        warning = f"unsure words by recognition's probability alone: {err}"
+    return [
+        heard[k] for k in doubted if found.get(k, heard[k].probability < UNSURE_PROBABILITY)
+    ], warning
 
 
 def marked_uncertain(
     units: list[EvidenceUnit],
     deck: Deck | None,
     vocabulary: list[str],
-    unsure: list[Word] | tuple = (),
-) -> list[EvidenceUnit]:
-    """Recognised speech units with their uncertain words marked; `unsure` are the words
-    recognition may have misheard (misheard_words)."""
+    heard: list[Word] | tuple = (),
+    llm: LLM | None = None,
+) -> tuple[list[EvidenceUnit], str]:
+    """Recognised speech units with their uncertain words marked, and misheard_words'
+    warning; `heard` are the words as recognised, with their probabilities, `llm` the
+    model that judges the doubted ones (None: their probability alone)."""
     known, deck_names = known_words(deck, vocabulary), deck is not None
+    unsure, warning = misheard_words(list(heard), known, llm)
     speech = [u for u in units if u.kind == "transcript"]
     times_heard = Counter(
         w.lower() for u in speech for w in set(uncertain_words(u.text, known, deck_names))
     )
-    shown = known.copy()
     known |= {word for word, units_heard in times_heard.items() if units_heard > 1}
 
     def uncertain(unit: EvidenceUnit) -> list[str]:
-        found = uncertain_words(unit.text, known, deck_names) + unsure_heard(unit, unsure, shown)
+        found = uncertain_words(unit.text, known, deck_names) + unsure_heard(unit, unsure)
         return list(dict.fromkeys(found))
 
-    return [
+    marked = [
         unit.model_copy(update={"uncertain": uncertain(unit)})
         if unit.kind == "transcript"
         else unit
         for unit in units
     ]
+    return marked, warning

@@ -205,7 +205,7 @@ class OpenAILLM:
     def next_tokens(self, text: str, top: int) -> list[str]:
         """The `top` likeliest tokens to follow `text` (a plain completion, no chat),
         likeliest first. Raises EndpointError on an outage, Unsupported when the endpoint
-        serves no completions with log probabilities."""
+        serves no completions with log probabilities (a 404 or 400, or none in its reply)."""
         request = {
             "model": self.endpoint.model,
             "prompt": text,
@@ -213,21 +213,25 @@ class OpenAILLM:
             "logprobs": top,
             "temperature": 0,
         }
-        if self.cache and (content := self.cache.get(request)) is not None:
-            return json.loads(content)
         started = time.monotonic()
+        if self.cache and (content := self.cache.get(request)) is not None:
+            self._report(NEXT_TOKENS, 1, started, {"cached": True}, None)
+            return json.loads(content)
         try:
             response = self._send(self._client.completions.create, request)
         except EndpointError as err:
-            if isinstance(err.__cause__, openai.NotFoundError | openai.BadRequestError):
+            refused = isinstance(err.__cause__, openai.NotFoundError | openai.BadRequestError)
+            self._report(NEXT_TOKENS, 1, started, {}, str(err), outage=not refused)
+            if refused:
                 raise Unsupported(str(err)) from err
-            self._report(NEXT_TOKENS, 1, started, {}, str(err), outage=True)
             raise
         logprobs = response.choices[0].logprobs
-        tokens = top_tokens(logprobs.model_dump() if logprobs else {})
+        usage = response.usage.model_dump() if response.usage else {}
+        if not (tokens := top_tokens(logprobs.model_dump() if logprobs else {})):
+            self._report(NEXT_TOKENS, 1, started, usage, "no log probabilities in the reply")
+            raise Unsupported(f"{self.endpoint.base_url} gave no log probabilities")
         if self.cache:
             self.cache.put(request, json.dumps(tokens))
-        usage = response.usage.model_dump() if response.usage else {}
         self._report(NEXT_TOKENS, 1, started, usage, None)
         return tokens
 

@@ -1,5 +1,7 @@
 """Words recognition may have misheard are marked, with no list of misheard forms."""
 
+import pytest
+
 from pipeline.evidence import build_evidence
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.evidence.uncertain import (
@@ -8,7 +10,7 @@ from pipeline.evidence.uncertain import (
     misheard_words,
     uncertain_words,
 )
-from pipeline.llm.client import Unsupported
+from pipeline.llm.client import EndpointError, Unsupported
 from pipeline.schema import Deck, EvidenceUnit, Segment, Slide, Transcript
 from pipeline.schema.transcript import Word
 
@@ -64,8 +66,7 @@ def test_a_word_recognition_was_unsure_of_is_uncertain_unless_a_slide_shows_it()
         Word(start=41.0, end=41.3, text=" logical", probability=0.95),
         Word(start=50.0, end=50.3, text=" physical", probability=0.05),  # another unit's
     ]
-    unsure, warning = misheard_words(heard, known_words(None, ["sequence"]), None)
-    [marked] = marked_uncertain([unit], None, ["sequence"], unsure)
+    [marked], warning = marked_uncertain([unit], None, ["sequence"], heard)
     assert marked.uncertain == ["mats"] and not warning
 
 
@@ -78,17 +79,18 @@ def said_as(text: str, doubted: str, probability: float) -> list[Word]:
 
 
 class Guesser:
-    """An LLM double offering, after any context, the tokens a speech sentence makes likely."""
+    """An LLM double offering the same next tokens after any context, or failing with
+    `error` from its `fails_from`-th call on."""
 
     slots = 1
 
-    def __init__(self, tokens: list[str] | None) -> None:
-        self.tokens, self.asked = tokens, []
+    def __init__(self, tokens: list[str], error: Exception | None = None, fails_from: int = 1):
+        self.tokens, self.error, self.fails_from, self.asked = tokens, error, fails_from, []
 
     def next_tokens(self, text: str, top: int) -> list[str]:
         self.asked.append(text)
-        if self.tokens is None:
-            raise Unsupported("404: no completions")
+        if self.error is not None and len(self.asked) >= self.fails_from:
+            raise self.error
         return self.tokens
 
 
@@ -107,10 +109,31 @@ def test_a_doubted_word_the_llm_does_not_expect_after_the_speech_before_is_uncer
 
 def test_without_next_tokens_the_probability_alone_decides_and_says_so():
     text = "Only tokens that keep the output ballot can be sampled"
-    unsure, warning = misheard_words(said_as(text, "ballot", 0.3), set(), Guesser(None))
+    refusing = Guesser([], Unsupported("404: no completions"))
+    unsure, warning = misheard_words(said_as(text, "ballot", 0.3), set(), refusing)
     assert [w.text for w in unsure] == [" ballot"] and "probability alone" in warning
     assert misheard_words(said_as(text, "ballot", 0.5), set(), None) == ([], "")
     # a slide shows it: never doubted, never asked
     guesser = Guesser([])
     assert misheard_words(said_as(text, "ballot", 0.3), {"ballot"}, guesser)[0] == []
     assert guesser.asked == []
+
+
+def test_an_outage_while_judging_fails_the_stage_even_after_a_refusal():
+    text = "Only tokens that keep the output ballot can be sampled by the engine"
+    heard = said_as(text, "ballot", 0.3) + said_as("then the engine runs", "runs", 0.3)
+    down = Guesser([" valid"], EndpointError("timed out"))
+    with pytest.raises(EndpointError):
+        misheard_words(heard, set(), down)
+    # the first word answered, a later one refused: the endpoint broke, no fallback
+    broke = Guesser([" valid"], Unsupported("400"), fails_from=2)
+    with pytest.raises(EndpointError, match="refused after answering"):
+        misheard_words(heard, set(), broke)
+
+
+def test_a_word_the_llm_cannot_judge_is_uncertain_below_the_old_probability():
+    guesser = Guesser([" the"])
+    # the talk's first words have nothing said before them; "4.5" is no word of letters
+    heard = said_as("Mats are GLM 4.5 models", "Mats", 0.5) + said_as("GLM 4.5 again", "4.5", 0.3)
+    unsure, _ = misheard_words(heard, set(), guesser)
+    assert [w.text for w in unsure] == [" 4.5"] and guesser.asked == []

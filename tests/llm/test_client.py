@@ -240,7 +240,7 @@ def test_no_more_requests_in_flight_than_the_endpoint_has_slots():
     assert sorted(r["seed"] for r in endpoint.requests) == [1234 + v for v in range(8)]
 
 
-def completions_reply(logprobs: dict) -> httpx.Response:
+def completions_reply(logprobs: dict | None) -> httpx.Response:
     choice = {"index": 0, "text": " valid", "finish_reason": "length", "logprobs": logprobs}
     body = {"id": "x", "object": "text_completion", "created": 0, "model": "m"}
     return httpx.Response(200, json=body | {"choices": [choice]})
@@ -267,10 +267,23 @@ def test_next_tokens_come_likeliest_first_in_either_servers_form(form, tmp_path)
     assert again.with_sink(calls.append, cache).next_tokens("keep the output", 20)[0] == " valid"
 
 
-def test_an_endpoint_without_completions_is_unsupported_and_a_failing_one_an_outage():
-    missing = llm_answering(lambda request: httpx.Response(404, json={"error": "no route"}))
+@pytest.mark.parametrize(
+    "reply",
+    [
+        httpx.Response(404, json={"error": "no route"}),
+        httpx.Response(400, json={"error": "logprobs must be at most 5"}),
+        completions_reply(None),  # a chat-only server answering anyway, no log probabilities
+    ],
+)
+def test_an_endpoint_without_next_tokens_is_unsupported_and_nothing_is_cached(reply, tmp_path):
+    cache = CallCache(tmp_path / "llm_cache.jsonl")
+    refusing = llm_answering(lambda request: reply).with_sink(lambda call: None, cache)
     with pytest.raises(Unsupported):
-        missing.next_tokens("keep the output", 20)
+        refusing.next_tokens("keep the output", 20)
+    assert cache.replies == {}
+
+
+def test_an_endpoint_failing_to_give_next_tokens_is_an_outage():
     failing = llm_answering(lambda request: httpx.Response(500, json={"error": "overloaded"}))
     with pytest.raises(EndpointError):
         failing.next_tokens("keep the output", 20)
