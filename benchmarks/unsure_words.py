@@ -11,7 +11,7 @@ misheard when aligning the transcript to the narration (jiwer) makes it a substi
 an insertion. Candidates are the words the rules may flag: any the deck, the vocabulary
 and the house terminology do not know (known_words). Printed per rule over all cases: the
 words flagged, their precision and recall against the misheard candidates, and the LLM's
-calls and seconds; the last line is one JSON object.
+seconds per talk minute; the last line is one JSON object.
 """
 
 import json
