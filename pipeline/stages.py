@@ -75,16 +75,7 @@ TIMELINE = Stage[Timeline](
 EVIDENCE = Stage[Evidence](
     "evidence",
     code="pipeline.evidence",
-    keyed_by=(
-        "transcript",
-        "corrections",
-        "deck",
-        "timeline",
-        "vocabulary",
-        "options",
-        "model",
-        "sampling",
-    ),
+    keyed_by=("transcript", "corrections", "deck", "timeline", "vocabulary", "options", "model"),
     contract=Evidence,
     output="evidence.json",
 )
