@@ -69,7 +69,7 @@ ADVICE = {
     "additions": "state only what the item and its slide's title say, with no word of your "
     "own beyond the verb the sentence needs",
     "sentence": "write one full sentence that states the fact (not a label, not a question, "
-    "no semicolon, no exclamation) and ends with a full stop",
+    "no semicolon, no colon, no exclamation) and ends with a full stop",
 }
 
 

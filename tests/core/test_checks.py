@@ -256,16 +256,26 @@ def test_an_english_fact_has_a_subject_and_a_finite_verb():
         assert sentence_check(written, "en").passed, written
 
 
-def test_a_fact_carries_no_question_exclamation_or_semicolon():
+def test_a_fact_carries_no_question_exclamation_semicolon_or_colon():
     from pipeline.core.checks import sentence_check
 
     for said, why in (
+        ("Waste drops to under 4 percent in PagedAttention: the KV cache in blocks.", "a colon"),
+        ("层次化的 KV 缓存集成：Mooncake 和 3FS 提供可插拔后端。", "a colon"),
         ("Paging is not free; the block table costs 5% extra latency.", "a semicolon"),
         ("The overhead of the mask generator is crucial!", "an exclamation"),
         ("分页并非免费；块表带来约 5% 的额外延迟。", "a semicolon"),
         ("Why is the cache full? Requests reserve the maximum length.", "a question"),
     ):
         assert sentence_check(said, "en" if said.isascii() else "zh").detail == why, said
+    # a time, a ratio, a web address or code is no label
+    for said in (
+        "The meetup starts at 10:30 in the morning.",
+        "The two pools are split at a 1:1 ratio on each node.",
+        "The code is published at https://github.com/sgl-project/sglang.",
+        "The server reads `dtype: fp8` from its config file.",
+    ):
+        assert sentence_check(said, "en").passed, said
 
 
 def test_the_english_parser_is_the_pinned_one(tmp_path):

@@ -68,7 +68,7 @@ def test_a_talk_is_cut_into_one_source_per_line_row_and_sentence():
 def test_a_faithful_rewrite_is_verified_and_cites_its_unit():
     sources = fact_sources(EVIDENCE)[2:]
     llm, endpoint = scripted_llm(
-        answering(lambda _, t: f"The measured value is {t.replace(';', ',')}.")
+        answering(lambda _, t: f"The measured value is {t.replace(';', ',').replace(': ', ' ')}.")
     )
     ledger = rewrite_facts(sources, "en", llm, PROMPT, ["PagedAttention"])
     assert [s.en.verified for s in ledger] == [True, True, True] and len(endpoint.requests) == 3
