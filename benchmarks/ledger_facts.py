@@ -31,7 +31,6 @@ from flows import tasks  # noqa: E402
 from pipeline.core.checks import length_check  # noqa: E402
 from pipeline.core.fidelity import similarity  # noqa: E402
 from pipeline.core.prompts import load_prompt  # noqa: E402
-from pipeline.core.settings import Settings  # noqa: E402
 from pipeline.core.store import TalkStore  # noqa: E402
 from pipeline.core.text import writing_language  # noqa: E402
 from pipeline.deck.vocabulary import collect_terms  # noqa: E402
@@ -41,6 +40,7 @@ from pipeline.llm.session import LLMSession  # noqa: E402
 from pipeline.notes.select import select_facts  # noqa: E402
 from pipeline.notes.sources import fact_sources  # noqa: E402
 from pipeline.runner import TalkRun  # noqa: E402
+from pipeline.settings import Settings  # noqa: E402
 
 OUT = ROOT / "outputs" / ".benchmarks" / "ledger"
 

@@ -35,12 +35,12 @@ sys.path.insert(0, str(ROOT))
 
 from evals import evaluate  # noqa: E402
 from pipeline.article import typeset  # noqa: E402
-from pipeline.core.fingerprint import shared_fingerprint, talk_fingerprint  # noqa: E402
-from pipeline.core.settings import Settings  # noqa: E402
 from pipeline.core.store import TalkStore, talk_outputs  # noqa: E402
+from pipeline.fingerprint import shared_fingerprint, talk_fingerprint  # noqa: E402
 from pipeline.library.talks import keep_published  # noqa: E402
 from pipeline.library.topics import DEFAULT_TOPICS  # noqa: E402
 from pipeline.schema import EditedLedger, Evidence, Review, RunRecord, Talk  # noqa: E402
+from pipeline.settings import Settings  # noqa: E402
 from tests.site.published import publish  # noqa: E402
 
 TOPICS = [t["id"] for t in yaml.safe_load(DEFAULT_TOPICS.read_text(encoding="utf-8"))]

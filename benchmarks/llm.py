@@ -35,11 +35,11 @@ from article_quality import length_bucket, run_all  # noqa: E402
 from evals.golden import CASES, cases, run_case  # noqa: E402
 from evals.metrics import cost  # noqa: E402
 from pipeline.core.models import bundled_gguf  # noqa: E402
-from pipeline.core.settings import Settings  # noqa: E402
 from pipeline.llm.options import EmbeddedLLMOptions, LLMOptions  # noqa: E402
 from pipeline.llm.runtime import NATIVE, PORTABLE, build_runtime  # noqa: E402
 from pipeline.llm.server import EmbeddedServer, cpu_variant  # noqa: E402
 from pipeline.schema import RunRecord  # noqa: E402
+from pipeline.settings import Settings  # noqa: E402
 
 EXAMPLE = ROOT / "inputs" / "examples" / "kv-cache-serving"
 PROMPT_TOKENS, GENERATED_TOKENS = 512, 64

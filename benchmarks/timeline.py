@@ -28,12 +28,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipeline.core.models import resolve_whisper
-from pipeline.core.settings import Settings
 from pipeline.deck import read_deck
 from pipeline.deck.options import DeckOptions
 from pipeline.deck.pptx import libreoffice
 from pipeline.deck.vocabulary import collect_terms
 from pipeline.schema import Talk
+from pipeline.settings import Settings
 from pipeline.talk import read_talk
 from pipeline.timeline import build_timeline
 from pipeline.timeline.frames import frame_path

@@ -29,13 +29,13 @@ import numpy as np
 from faster_whisper import WhisperModel, decode_audio
 
 from pipeline.core.models import resolve_whisper
-from pipeline.core.settings import Settings
 from pipeline.deck import read_deck
 from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
 from pipeline.evidence import build_evidence
 from pipeline.evidence.options import EvidenceOptions
 from pipeline.schema import Talk, TalkMeta
+from pipeline.settings import Settings
 from pipeline.talk import read_talk
 from pipeline.timeline import build_timeline
 from pipeline.timeline.options import TimelineOptions

@@ -25,10 +25,10 @@ import jiwer
 from slide_hotwords import narrated_case  # beside this file
 
 from pipeline.core.models import bundled_whisper_tiny_en
-from pipeline.core.settings import Settings
 from pipeline.deck.vocabulary import collect_terms
 from pipeline.evidence.uncertain import bare, known_words, misheard_words
 from pipeline.llm.session import LLMSession
+from pipeline.settings import Settings
 from pipeline.transcript import transcribe
 from pipeline.transcript.options import TranscriptOptions
 

@@ -164,7 +164,7 @@ def eval_cases(
     dashboard (outputs/.evals/dashboard/), with what got worse since the previous eval.
     The exit code is 1 when something got worse."""
     from evals.golden import golden_eval
-    from pipeline.core.settings import Settings
+    from pipeline.settings import Settings
 
     folder = (outputs or Settings().outputs_dir) / ".evals"
     flagged = golden_eval(folder, cases.split(",") if cases else None, cold)
@@ -301,8 +301,8 @@ def prepare() -> None:
         bundled_whisper_base,
         bundled_whisper_tiny_en,
     )
-    from pipeline.core.settings import Settings
     from pipeline.llm.runtime import build_runtime
+    from pipeline.settings import Settings
 
     cache = Settings().cache_dir
     for ref in (bundled_whisper_tiny_en(), bundled_whisper_base(cache)):

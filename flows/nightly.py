@@ -18,12 +18,12 @@ from pydantic import Field
 from evals import evaluate
 from evals.report import HISTORY, read_history
 from flows.talk import configured, is_fresh, library_warnings, run_talk
-from pipeline.core.fingerprint import shared_fingerprint, stat_index
-from pipeline.core.settings import Settings
 from pipeline.core.store import talk_outputs
+from pipeline.fingerprint import shared_fingerprint, stat_index
 from pipeline.library.talks import awaiting_review, talks_with_articles
 from pipeline.llm.session import LLMSession
 from pipeline.schema import Contract, RunRecord
+from pipeline.settings import Settings
 from pipeline.site import build_site, site_is_current
 from pipeline.talk import discover_talks, talk_slug
 

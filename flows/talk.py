@@ -7,16 +7,16 @@ from prefect import flow
 
 from flows import tasks
 from pipeline.core.errors import StageFailure
-from pipeline.core.fingerprint import stat_index, talk_fingerprint
 from pipeline.core.replacements import library_corrections, unmatched
-from pipeline.core.settings import Settings
 from pipeline.core.store import TalkStore
 from pipeline.deck.vocabulary import collect_terms
+from pipeline.fingerprint import stat_index, talk_fingerprint
 from pipeline.library.talks import keep_published, keep_unkept, published_is_current
 from pipeline.llm.session import LLMSession
 from pipeline.progress import pace_of
 from pipeline.runner import StageFailed, TalkRun
 from pipeline.schema import ARTICLES_MADE, RunRecord, StageError
+from pipeline.settings import Settings
 from pipeline.talk import deck_names, discover_talks, refuse_reserved, talk_origin, talk_slug
 
 

@@ -26,7 +26,6 @@ from pipeline.article import typeset
 from pipeline.core.models import resolve_whisper
 from pipeline.core.prompts import load_prompt
 from pipeline.core.replacements import heard_in, library_corrections
-from pipeline.core.settings import Settings
 from pipeline.core.text import writing_language
 from pipeline.edits import EDITS_FILE, apply_edits, read_edits
 from pipeline.evidence import build_evidence, judges_words
@@ -55,6 +54,7 @@ from pipeline.schema import (
     Timeline,
     Transcript,
 )
+from pipeline.settings import Settings
 from pipeline.talk import read_talk
 from pipeline.timeline import build_timeline
 

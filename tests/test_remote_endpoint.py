@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-from pipeline.core.settings import Settings
 from pipeline.llm.options import EmbeddedLLMOptions
 from pipeline.llm.server import embedded_server
 from pipeline.schema import Ledger
+from pipeline.settings import Settings
 
 pytestmark = pytest.mark.models
 

@@ -17,6 +17,7 @@ from pipeline.core.text import (
     CHINESE_PROSE_SHARE,
     CJK_CHARS,
     CJK_RUN,
+    NAME_ZIPF,
     NUMBER,
     STOPWORDS,
     TECHNICAL,
@@ -29,8 +30,8 @@ from pipeline.core.text import (
     term_pattern,
     without_commands,
     word_parts,
+    zipf,
 )
-from pipeline.deck.vocabulary import NAME_ZIPF, zipf
 
 CHINESE_NUMERALS = [
     set(c) for c in ("零", "一", "二两", "三", "四", "五", "六", "七", "八", "九", "十")
@@ -79,8 +80,7 @@ FRAGMENT_MIN_CJK = 6
 # A full stop that ends an abbreviation ends no sentence: "vs. static batching", and a
 # month or "No." before a number ("Performance at (May. 2025) — 22.3k output token/s").
 NOT_AN_END = "".join(rf"(?<!\b{re.escape(a)})" for a in ("vs.", "e.g.", "i.e.", "cf.", "Fig."))
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Sept", "Oct", "Nov")
-NOT_AN_END_BEFORE_NUMBER = "".join(rf"(?<!\b{m}\.)" for m in (*MONTHS, "Dec", "No"))
+NOT_AN_END_BEFORE_NUMBER = "".join(rf"(?<!\b{m}\.)" for m in (*_SHORT, "No"))
 SENTENCE_END = re.compile(
     rf"(?<=[.!?]){NOT_AN_END}\s+(?=[A-Z\"'({CJK_CHARS}])"
     rf"|(?<=[.!?]){NOT_AN_END}{NOT_AN_END_BEFORE_NUMBER}\s+(?=[0-9])"

@@ -7,6 +7,7 @@ from functools import cache
 
 import jieba
 from rapidfuzz import fuzz
+from wordfreq import zipf_frequency
 
 CJK_CHARS = "\u4e00-\u9fff"  # CJK Unified Ideographs: Chinese characters
 CJK_MARKS = "。！？，；：、"  # the full-width marks that end a Chinese sentence or clause
@@ -24,6 +25,7 @@ NEAR_DUPLICATE = 90
 LATIN_WORD = re.compile(r"[A-Za-z]+")
 # Chinese prose with English terms scores well above this; English with a stray term, below.
 CHINESE_PROSE_SHARE = 0.5
+NAME_ZIPF = 1.0  # below: not an English word ("Liangsheng", "Lindqvist"): a name
 # Spellings that are part of a name: CamelCase or inner capitals (PagedAttention, vLLM),
 # acronyms (GPU, KV), letters with digits (A100).
 TECHNICAL = re.compile(r"[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]\d|\d[A-Za-z]")
@@ -172,6 +174,11 @@ def chinese_words(text: str) -> list[str]:
 def word_parts(word: str) -> list[str]:
     """The shorter dictionary words inside a long word (前缀缓存: 前缀, 缓存)."""
     return [p for p in _segmenter().cut_for_search(word, HMM=False) if 2 <= len(p) < len(word)]
+
+
+def zipf(word: str) -> float:
+    """How common an English word is (wordfreq's Zipf scale: "the" 7.7, "cache" 3.6)."""
+    return zipf_frequency(word.lower(), "en")
 
 
 def rarity(word: str) -> float:

@@ -21,9 +21,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from wordfreq import zipf_frequency
-
-from pipeline.core.text import CJK_RUN, STOPWORDS, TECHNICAL
+from pipeline.core.text import CJK_RUN, NAME_ZIPF, STOPWORDS, TECHNICAL, zipf
 from pipeline.schema import Deck
 
 TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
@@ -40,12 +38,7 @@ PHRASE_BREAK = re.compile(r"[^\w\s-]")
 RARE_WORD = 2.3  # zipf frequency: "radix" 2.25, "nginx" 2.2; "cache" 3.6, "tree" 4.9
 RARE_IN_PHRASE = 3.8  # a phrase needs one word at least this rare ("cache", "finite")
 CJK_TERM_CHARS = (2, 6)  # longer runs of Chinese are sentences, not terms
-NAME_ZIPF = 1.0  # below: not an English word ("Liangsheng", "Lindqvist"): a name
 MAX_TERMS = 40  # targets of corrections and the glossary; the hotwords take those that fit
-
-
-def zipf(word: str) -> float:
-    return zipf_frequency(word.lower(), "en")
 
 
 def is_number(token: str) -> bool:

@@ -24,10 +24,10 @@ from pathlib import Path
 import httpx
 
 from pipeline.core.models import bundled_gguf, bundled_llm
-from pipeline.core.settings import Settings
 from pipeline.llm.client import Endpoint, EndpointError
 from pipeline.llm.options import EmbeddedLLMOptions
 from pipeline.llm.runtime import llama_server
+from pipeline.settings import Settings
 
 STOP_GRACE_S = 2.0
 DEATH_GRACE_S = 1.0

@@ -2,9 +2,9 @@
 
 from contextlib import ExitStack
 
-from pipeline.core.settings import Settings
 from pipeline.llm.client import OpenAILLM
 from pipeline.llm.server import embedded_model_id, llm_endpoint
+from pipeline.settings import Settings
 
 
 class LLMSession:

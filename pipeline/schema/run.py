@@ -46,7 +46,7 @@ class RunRecord(Contract):
         "absolute path of a folder outside inputs/ (pipeline.talk.talk_origin)",
     )
     fingerprint: str | None = Field(
-        None, description="of its files, settings, prompts and code (pipeline.core.fingerprint)"
+        None, description="of its files, settings, prompts and code (pipeline.fingerprint)"
     )
     minutes: float | None = Field(None, description="the talk's length, once transcribed")
     started: datetime

@@ -10,9 +10,9 @@ import pytest
 
 from flows.talk import run_talk
 from pipeline.core.prompts import load_prompt
-from pipeline.core.settings import Settings
 from pipeline.ledger import LedgerPrompts
 from pipeline.llm.options import LLMOptions
+from pipeline.settings import Settings
 from tests.llm_double import SchemaReplies, scripted_llm
 
 SRT = """1

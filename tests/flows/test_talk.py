@@ -11,7 +11,7 @@ from prefect.testing.utilities import prefect_test_harness
 
 from flows import talk as talk_flow
 from pipeline.core import source
-from pipeline.core.settings import Settings
+from pipeline.settings import Settings
 from tests.decks import pdf_with_pages
 from tests.helpers import DATA, MADE
 from tests.llm_double import SchemaReplies, scripted_llm

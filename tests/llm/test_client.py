@@ -102,7 +102,7 @@ def test_the_embedded_server_has_a_timeout_of_its_own():
     assert llm.timeout == (7, "TALK2ARTICLE_X")
     with pytest.raises(EndpointError, match=r"timed out after 7 s \(TALK2ARTICLE_X\)"):
         llm.complete(PROMPT, Answer)
-    from pipeline.core.settings import Settings
+    from pipeline.settings import Settings
 
     server = EmbeddedServer(Settings())  # not started: its endpoint is known before
     assert server.endpoint.timeout == (900.0, "TALK2ARTICLE_LLAMA_REQUEST_TIMEOUT_S")

@@ -10,8 +10,8 @@ import subprocess
 
 import pytest
 
-from pipeline.core.settings import Settings
 from pipeline.llm.runtime import CPU_VARIANTS, keep_variants, runtime_dir
+from pipeline.settings import Settings
 
 AMX = re.compile(
     r"\b(?:tilezero|tileloadd\w*|tilestored|tdp\w+ps|tdpb[su]{2}d|ldtilecfg|sttilecfg|tilerelease)\b"

@@ -12,11 +12,11 @@ from pydantic import BaseModel
 
 from flows.talk import run_talk
 from pipeline.core.prompts import RenderedPrompt
-from pipeline.core.settings import Settings
 from pipeline.llm.client import EndpointError, OpenAILLM
 from pipeline.llm.options import EmbeddedLLMOptions, LLMOptions
 from pipeline.llm.server import death_message, embedded_server, llm_endpoint
 from pipeline.llm.session import LLMSession
+from pipeline.settings import Settings
 from tests.fake_llama_server import fake_server_binary
 
 SRT = """1

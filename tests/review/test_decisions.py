@@ -3,8 +3,7 @@ import datetime as dt
 import pytest
 
 from pipeline.core.errors import StageFailure
-from pipeline.core.fingerprint import talk_fingerprint
-from pipeline.core.settings import Settings
+from pipeline.fingerprint import talk_fingerprint
 from pipeline.review.decisions import (
     DECISIONS_FILE,
     article_hash,
@@ -14,6 +13,7 @@ from pipeline.review.decisions import (
     standing_of,
 )
 from pipeline.schema import Draft
+from pipeline.settings import Settings
 from pipeline.talk import read_talk
 from tests.review.test_review import EN, ledger
 

@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.core.errors import StageFailure
 from pipeline.core.models import resolve_whisper
-from pipeline.core.settings import Settings
+from pipeline.settings import Settings
 from pipeline.transcript import transcribe
 from pipeline.transcript.media import probe_audio
 from pipeline.transcript.options import TranscriptOptions

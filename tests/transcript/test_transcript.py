@@ -5,12 +5,12 @@ import pytest
 
 from pipeline.core.errors import StageFailure
 from pipeline.core.models import resolve_whisper
-from pipeline.core.settings import Settings
 from pipeline.core.text import has_cjk
 from pipeline.deck import read_deck
 from pipeline.deck.options import DeckOptions
 from pipeline.deck.vocabulary import collect_terms
 from pipeline.schema import Segment
+from pipeline.settings import Settings
 from pipeline.talk import read_talk
 from pipeline.transcript import keep_speech, spoken_magnitudes, transcribe
 from pipeline.transcript.options import TranscriptOptions

@@ -15,10 +15,10 @@ from importlib.resources import files
 from pathlib import Path
 
 from pipeline.core.replacements import heard_in, in_scope, library_corrections
-from pipeline.core.settings import Settings
 from pipeline.core.source import ROOT
 from pipeline.core.store import TalkStore, atomic_write_text, sha256_file
 from pipeline.schema import Transcript
+from pipeline.settings import Settings
 from pipeline.talk import IGNORED_NAMES, deck_names, talk_slug
 
 # Paths and secrets say where things are, not what the articles are made of.

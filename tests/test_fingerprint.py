@@ -2,8 +2,8 @@
 
 import os
 
-from pipeline.core import fingerprint
-from pipeline.core.fingerprint import StatIndex
+from pipeline import fingerprint
+from pipeline.fingerprint import StatIndex
 
 OLD = 1_600_000_000  # seconds: a file last changed long ago
 
