@@ -32,6 +32,7 @@ from pipeline.core.text import (
     has_cjk,
     other_language,
     term_pattern,
+    within,
 )
 from pipeline.core.voice import voice_check
 from pipeline.schema.ledger import CheckName, FactSource, SentenceCheck
@@ -256,7 +257,7 @@ def stray_latin(chinese: str, names: list[str] = ()) -> list[str]:
         for m in WORD.finditer(chinese)
         if not is_name(m.group())
         and not UNIT_OR_SYMBOL.fullmatch(m.group())
-        and not any(a <= m.start() and m.end() <= b for a, b in spans)
+        and not within(m.span(), spans)
     ]
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from pipeline.core.text import CJK_CHARS, has_cjk, term_pattern
+from pipeline.core.text import CJK_CHARS, has_cjk, term_pattern, within
 
 SOURCE = Path(__file__).with_name("terminology.yaml")
 KEEP = "keep"
@@ -130,11 +130,7 @@ def with_house_forms(chinese: str) -> tuple[str, list[str]]:
     if not has_cjk(chinese):
         return chinese, []
     addresses = [m.span() for m in URL.finditer(chinese)]  # a web address is as written
-    plurals = [
-        m
-        for m in PLURAL_LETTERS.finditer(chinese)
-        if not any(a <= m.start() < b for a, b in addresses)
-    ]
+    plurals = [m for m in PLURAL_LETTERS.finditer(chinese) if not within(m.span(), addresses)]
     made = [f"{m.group()} -> {m.group(1)}" for m in plurals]
     for m in reversed(plurals):
         chinese = chinese[: m.start()] + m.group(1) + chinese[m.end() :]
@@ -168,7 +164,7 @@ def with_chinese_forms(chinese: str, names: list[str] = ()) -> tuple[str, list[s
             for term in terms()
             if chinese_only(term)
             for m in term_pattern(term.en, plural=True).finditer(chinese)
-            if not any(a <= m.start() and m.end() <= b for a, b in kept)
+            if not within(m.span(), kept)
         ),
         key=lambda found: (found[0], -found[1]),
     )

@@ -333,6 +333,12 @@ def without_commands(text: str) -> str:
 LATIN_END = re.compile(r"[A-Za-z0-9]")
 
 
+def within(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    """The span lies inside one of `spans` (a term kept as written, a web address)."""
+    start, end = span
+    return any(a <= start and end <= b for a, b in spans)
+
+
 @cache
 def term_pattern(term: str, plural: bool = False) -> re.Pattern:
     """The term as a whole word; "KV-cache", "KV cache" and "kv cache" are one term; with
