@@ -3,11 +3,11 @@ made from one source and checked against that source alone.
 
     arrange.py    each chapter's facts (pipeline.notes: sources, selection), in talk order
                   and in paragraphs
-    rounds.py     sentences written by the model one per call, each answer checked on its own
     facts.py      a fact sentence per source, in the talk's language
     translate.py  each ledger sentence in the other language, house terms written by code
 
-The general checks are pipeline.core.checks; the contract is pipeline.schema.ledger.
+The general checks are pipeline.core.checks; the model writes each sentence through
+pipeline.llm.rounds; the contract is pipeline.schema.ledger.
 The headings, title and summary are the outline's, checked to carry no number or name
 their facts lack.
 """

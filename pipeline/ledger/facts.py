@@ -1,6 +1,6 @@
 """Fact sentences: each fact source (what was said, a slide line under its slide's title,
 a table row) rewritten as one written sentence in the talk's language and verified against
-that source alone (pipeline.core.checks), one call each (pipeline.ledger.rounds). A
+that source alone (pipeline.core.checks), one call each (pipeline.llm.rounds). A
 rewrite that fails twice is left out: the source's own words are never printed. A
 sentence's numbers can only come from its own source: the model sees that source alone,
 and a number its source lacks fails the number check.
@@ -13,8 +13,8 @@ from pipeline.core.grounding import mentions
 from pipeline.core.impersonal import impersonal
 from pipeline.core.prompts import Prompt
 from pipeline.core.voice import without_opener
-from pipeline.ledger.rounds import Job, written
 from pipeline.llm.client import LLM
+from pipeline.llm.rounds import Job, written
 from pipeline.outline.headings import heading_of
 from pipeline.schema.ledger import FactSource, LedgerSentence, Written
 

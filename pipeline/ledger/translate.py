@@ -1,5 +1,5 @@
 """Translation per ledger sentence: each sentence translated into the other language in
-one call each (pipeline.ledger.rounds), the house terminology written by code, and every
+one call each (pipeline.llm.rounds), the house terminology written by code, and every
 translation checked against the sentence it translates alone (numbers, names kept,
 meaning, no English word left in Chinese but names and kept terms, voice, length). A
 fact whose translation fails twice is left out of both articles (they print the same
@@ -18,8 +18,8 @@ from pipeline.core.checks import sentence_case, translation_checks
 from pipeline.core.grounding import name_parts
 from pipeline.core.prompts import Prompt
 from pipeline.ledger.facts import named
-from pipeline.ledger.rounds import Job, written
 from pipeline.llm.client import LLM
+from pipeline.llm.rounds import Job, written
 from pipeline.schema.ledger import COMPOSED, LedgerSentence
 
 

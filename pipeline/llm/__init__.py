@@ -1,2 +1,3 @@
 """The LLM behind one small interface (client.py), the embedded llama.cpp server
-(server.py) and the session that starts it only when a stage first needs it (session.py)."""
+(server.py), the session that starts it only when a stage first needs it (session.py), and
+sentences written one per call, each answer checked and asked again once (rounds.py)."""

@@ -6,8 +6,7 @@ heading a chapter is given when the planned one cannot stand.
 
 import re
 from collections.abc import Callable
-
-from pydantic import BaseModel, Field
+from functools import partial
 
 from pipeline.core.checks import composed_checks
 from pipeline.core.grounding import (
@@ -17,11 +16,12 @@ from pipeline.core.grounding import (
     support,
     wrong_language_sentences,
 )
-from pipeline.core.prompts import REVISE_NOTE, Prompt
+from pipeline.core.prompts import Prompt
 from pipeline.core.text import LANGUAGE_NAMES, estimate_tokens, has_cjk, term_pattern
-from pipeline.llm.client import LLM, InvalidReply
+from pipeline.llm.client import LLM
+from pipeline.llm.rounds import Job, written
 from pipeline.notes import what_it_states
-from pipeline.schema import Evidence, Section
+from pipeline.schema import Evidence, Section, SentenceCheck
 
 MAX_TITLE_TOKENS = 16  # about 12 English words or 16 Chinese characters
 
@@ -189,13 +189,12 @@ def heading_of(title: str) -> str:
     return title
 
 
-def ungrounded(text: str, said: str, language: str) -> list[str]:
+def ungrounded(text: str, said: str, language: str) -> list[SentenceCheck]:
     """What a heading or summary adds to what it stands over, or where it is off in
     language or voice (pipeline.core.checks.composed_checks, the ledger's own check)."""
     if not said.strip():
         return []  # nothing to judge by
-    failed = [c for c in composed_checks(text, said, language) if not c.passed]
-    return [f"{c.check}: {c.detail}" for c in failed]
+    return [c for c in composed_checks(text, said, language) if not c.passed]
 
 
 def chapter_title(
@@ -230,18 +229,27 @@ def chapter_title(
     return None
 
 
-class HeadingReply(BaseModel):
-    title: str = Field(min_length=2, max_length=MAX_HEADING_CHARS)
-
-
 HEADING_SIZES = {"zh": "4 to 14 Chinese characters", "en": "2 to 8 words"}
-
-
-HEADING_MAX_TOKENS = 60
 
 
 # A heading named for one chapter says what its notes say: this share of its words at least.
 HEADING_MIN_SUPPORT = 0.5
+
+
+def heading_checks(heading: str, said: str, check: TitleCheck) -> list[SentenceCheck]:
+    """A heading named from a chapter's notes: one that can stand (TitleCheck), adds
+    nothing to the notes (ungrounded) and names what they say."""
+    problems = check.problems(heading) if heading else ["no answer"]
+    found = support(heading, said)
+    return [
+        SentenceCheck(check="heading", passed=not problems, detail="; ".join(problems)),
+        *ungrounded(heading, said, check.language),
+        SentenceCheck(
+            check="meaning",
+            passed=found >= HEADING_MIN_SUPPORT,
+            detail=f"{found:.2f} of its words in the notes",
+        ),
+    ]
 
 
 def heading_namer(
@@ -249,34 +257,25 @@ def heading_namer(
 ) -> Callable[[list[Section]], str | None]:
     """Names a chapter from its notes alone, when the plan's heading cannot stand: a small
     model planning a long talk at once heads chapters with a note copied whole; asked for
-    one heading at a time it names the topic. A heading that fails the checks twice is
-    none."""
+    one heading at a time it names the topic. A heading that fails its checks twice is
+    none (pipeline.llm.rounds.written, as every sentence)."""
     language = check.language
 
     def named(sections: list[Section]) -> str | None:
         said = "\n".join(f.text for s in sections for f in s.facts)
         if not said:
             return None
-        revise = ""
-        for variant in (0, 1):
-            rendered = prompt.render(
-                title=title,
-                notes=clip(said, LISTING_TOKENS // 4),
-                language=LANGUAGE_NAMES[language],
-                size=HEADING_SIZES[language],
-                revise=revise,
-            )
-            try:
-                heading = llm.complete(rendered, HeadingReply, HEADING_MAX_TOKENS, variant)
-            except InvalidReply:
-                return None
-            heading = heading.title.strip().strip("\"'“”「」")
-            found = check.problems(heading) + ungrounded(heading, said, language)
-            if support(heading, said) < HEADING_MIN_SUPPORT:
-                found.append("names what the notes do not say")
-            if not found:
-                return heading
-            revise = REVISE_NOTE.format(findings="; ".join(found))
-        return None
+        job = Job(
+            id="heading",
+            line=clip(said, LISTING_TOKENS // 4),
+            check=partial(heading_checks, said=said, check=check),
+            values={
+                "title": title,
+                "language": LANGUAGE_NAMES[language],
+                "size": HEADING_SIZES[language],
+            },
+        )
+        heading = written([job], llm, prompt)["heading"]
+        return None if heading.left_out else heading.text
 
     return named

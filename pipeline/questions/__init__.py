@@ -4,7 +4,7 @@ for readers who want the point before the depth.
 An answer is a run of up to SENTENCES_PER_ANSWER verified fact sentences of one chapter,
 taken from the ledger in both languages as the article says them: an answer says nothing
 the article does not. Up to MOST_QUESTIONS runs, spread over the chapters. The model asks
-the one question each run answers (pipeline.ledger.rounds: checked against its answer
+the one question each run answers (pipeline.llm.rounds: checked against its answer
 alone); a question that fails twice is dropped, and so is a repeat. Questions are
 translated like ledger sentences, and an item whose question does not translate is
 dropped. A companion of fewer than FEWEST_QUESTIONS questions is a visible fallback.
@@ -20,9 +20,9 @@ from pipeline.core.grounding import duplicate_of, split_sentences, support
 from pipeline.core.prompts import Prompt, load_prompt
 from pipeline.core.text import other_language
 from pipeline.ledger import LedgerPrompts
-from pipeline.ledger.rounds import Job, written
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
+from pipeline.llm.rounds import Job, written
 from pipeline.schema import QuestionAnswer, Questions, QuestionsText, Revision
 from pipeline.schema.ledger import Ledger, LedgerSentence, SentenceCheck, Written, joined
 

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from pipeline.core.grounding import split_sentences
 from pipeline.core.text import QUANTITY, numbers
 from pipeline.schema import Check, Draft, DraftSection, DraftText, ReviewCard, Revision
+from pipeline.schema.checks import ARTICLE_CHECKS
 from pipeline.schema.review import CardText
 
-# A failure of these means the article may state what the talk did not: never publish.
-TRUST_CHECKS = ("citations", "sentences_grounded", "no_prompt_echo")
 # Drafting actions that leave text a person should read before publishing.
 UNRESOLVED = ("kept with findings",)
 MIN_PARAGRAPHS = 2  # fewer is no article
@@ -36,28 +35,6 @@ FORECAST = re.compile(
 HARDWARE = re.compile(r"\b(?:[AHBLV]\d{2,3}|MI\d{3}X?|RTX ?\d{4}|TPU ?v\d|昇腾 ?\d*)\b|昇腾")
 
 
-# What a failed check means, in the words a reviewer reads.
-CHECK_PROBLEMS = {
-    "citations": (
-        "段落缺少引用或引用了不存在的证据",
-        "a paragraph cites nothing or unknown evidence",
-    ),
-    "sentences_grounded": (
-        "有句子的数字或名称不在它的出处中",
-        "a sentence has a number or name its source lacks",
-    ),
-    "no_prompt_echo": ("文中复述了写作提示", "the text repeats the writing prompt"),
-    "languages": ("有句子不是该篇的语言", "a sentence is in the wrong language"),
-    "no_duplicate_paragraphs": ("有重复的段落", "a paragraph is repeated"),
-    "no_repeated_sentences": ("有重复的句子", "a sentence is repeated"),
-    "terminology": ("有术语没有按统一译法书写", "a term is not written in the house form"),
-    "titles_not_fragments": ("有标题是截断的幻灯片文字", "a heading is a cut slide line"),
-    "headings_name_chapters": (
-        "有章节标题只是角色名或与别的章节重复",
-        "a chapter's heading is a role's name or another chapter's",
-    ),
-    "own_words": ("正文大段照搬转写原话", "much of the text is the transcript word for word"),
-}
 LABELS = {"推荐收录": "Recommended", "需修改": "Needs revision", "不推荐收录": "Not recommended"}
 LANGUAGE_WORDS = {"zh": {"en": "英文", "zh": "中文"}, "en": {"en": "English", "zh": "Chinese"}}
 PLACE = re.compile(r"^(en|zh) (?:§(\d+)(?:¶(\d+)| (title))|(title|summary))$")
@@ -92,10 +69,10 @@ def listed(items: list[str], lang: str) -> str:
 def problem_of(check: Check, lang: str = "zh") -> str:
     """The failure and where it is: 有数字不在所引证据中…（英文第 3 章第 4 段）."""
     places = list(dict.fromkeys(place_of(f.place, lang) for f in check.findings))
-    zh, en = CHECK_PROBLEMS.get(check.name, (check.name, check.name))
+    problem = ARTICLE_CHECKS[check.name].problem(lang)
     if lang == "zh":
-        return f"{zh}（{listed(places, lang)}）" if places else zh
-    return f"{en} ({listed(places, lang)})" if places else en
+        return f"{problem}（{listed(places, lang)}）" if places else problem
+    return f"{problem} ({listed(places, lang)})" if places else problem
 
 
 @dataclass(frozen=True)
@@ -135,7 +112,7 @@ def verdict_of(
 ) -> tuple[str, list[Reason]]:
     """The verdict and the rules that decided it."""
     failed = tuple(c for c in checks if not c.passed)
-    if untrusted := tuple(c for c in failed if c.name in TRUST_CHECKS):
+    if untrusted := tuple(c for c in failed if ARTICLE_CHECKS[c.name].trust):
         return "不推荐收录", [Reason("untrusted", untrusted)]
     if paragraphs < MIN_PARAGRAPHS:
         return "不推荐收录", [Reason("short", count=paragraphs)]

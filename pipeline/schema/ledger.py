@@ -15,14 +15,12 @@ from pipeline.schema.article import (
     Role,
 )
 from pipeline.schema.base import Contract, StageOutput
+from pipeline.schema.checks import CheckName
 from pipeline.schema.notes import FactSource
 
 SentenceKind = Literal["fact", "lead", "heading", "title", "summary", "question"]
 # Kinds no single source says (an article cannot do without them): bound to their own text.
 COMPOSED = ("heading", "title", "summary", "lead")
-CheckName = Literal[
-    "numbers", "names", "meaning", "language", "voice", "length", "sentence", "additions"
-]
 
 
 def joined(sentences: list["LedgerSentence"], lang: str) -> str:

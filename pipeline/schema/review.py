@@ -7,6 +7,7 @@ from pydantic import Field
 
 from pipeline.schema.article import Revision
 from pipeline.schema.base import Contract, StageOutput
+from pipeline.schema.checks import ArticleCheckName
 
 
 class Finding(Contract):
@@ -20,7 +21,7 @@ class Finding(Contract):
 
 
 class Check(Contract):
-    name: str
+    name: ArticleCheckName
     passed: bool
     findings: list[Finding] = Field(default_factory=list)
 

@@ -14,7 +14,8 @@ from pipeline.core.text import clock
 from pipeline.library.talks import PublishedTalk, failure_line
 from pipeline.notes.sources import fact_sources
 from pipeline.review.flags import flags
-from pipeline.schema import Ledger, LedgerSentence, StaleEdit
+from pipeline.schema import Ledger, LedgerSentence, SentenceCheck, StaleEdit
+from pipeline.schema.checks import SENTENCE_CHECKS
 from pipeline.site.pages import HEADINGS, decision_lines, page_path, relative, review_card
 
 WORDS = {
@@ -185,6 +186,12 @@ def gone_lines(talk: PublishedTalk) -> list[str]:
     return [f"## {WORDS['gone']} {{ #stale }}", "", WORDS["gone_intro"], "", *items, ""]
 
 
+def failure_words(check: SentenceCheck) -> str:
+    """A failed sentence check in a reviewer's words, with what it found."""
+    problem = SENTENCE_CHECKS[check.check].zh
+    return f"{problem}（{check.detail}）" if check.detail else problem
+
+
 def left_out_lines(talk: PublishedTalk) -> list[str]:
     """Each fact left out, with its source, what failed, the model's last answer and a
     command that puts it back: the source's words to rewrite in the talk's language."""
@@ -193,7 +200,7 @@ def left_out_lines(talk: PublishedTalk) -> list[str]:
     lines = []
     for left in ledger.left_out():
         sentence = by_id[left.sentence]
-        failed = ", ".join(f"{c.check} ({c.detail})" if c.detail else c.check for c in left.failed)
+        failed = "；".join(failure_words(c) for c in left.failed)
         said = LEFT_OUT["failed"].format(checks=failed) if failed else LEFT_OUT["untranslated"]
         lines += [f"`{left.sentence}` · {WORDS['source']}：{source_of(talk, sentence)}  ", said]
         if left.answer:

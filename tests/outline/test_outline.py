@@ -348,7 +348,7 @@ def test_a_long_chapter_of_a_talk_without_slides_is_split_at_its_middle_and_name
         ],  # subtitles: no slide titles at all
     )
     replies = [plan(chapter("sec-01", "Serving the cache", "mechanism"))]
-    llm, _ = scripted_llm([*replies, json.dumps({"title": "Offloading and routing"})])
+    llm, _ = scripted_llm([*replies, json.dumps({"text": "Offloading and routing"})])
     outline = build_outline(
         notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"), load_prompt("outline_heading")
     )
@@ -383,7 +383,7 @@ def test_a_plan_at_its_chapter_limit_joins_short_chapters_to_split_a_long_one():
     notes = Notes(language="en", sections=[section(n, None, t) for n, t in enumerate(topics, 1)])
     firsts = [chapter(f"sec-{n:02d}", f"Topic{n}", "none") for n in range(1, 8)]
     firsts += [chapter("sec-08", "Topic8", "none")]  # eight chapters, the last over five
-    llm, _ = scripted_llm([plan(*firsts), *['{"title": "Topic"}'] * 8])
+    llm, _ = scripted_llm([plan(*firsts), *['{"text": "Topic"}'] * 8])
     outline = build_outline(
         notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"), load_prompt("outline_heading")
     )
@@ -485,9 +485,9 @@ def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
             chapter("sec-02", "The cache is kept in blocks.", "mechanism"),
             chapter("sec-03", "Sharing prefixes is future work.", "limits"),
         ),
-        json.dumps({"title": "Cache blocks"}),
-        json.dumps({"title": "Results"}),  # a role, not a topic: asked again
-        json.dumps({"title": "Quantum gravity"}),  # not in the notes: no heading
+        json.dumps({"text": "Cache blocks"}),
+        json.dumps({"text": "Results"}),  # a role, not a topic: asked again
+        json.dumps({"text": "Quantum gravity"}),  # not in the notes: no heading
     ]
     llm, endpoint = scripted_llm(replies)
     prompts = load_prompt("outline"), load_prompt("outline_heading")
@@ -509,11 +509,17 @@ def test_a_heading_naming_what_its_chapter_never_says_is_not_kept():
     from pipeline.outline.headings import ungrounded
 
     vllm = what_it_states([section(7, None, "vLLM 把 KV cache 分成固定大小的块。")])
-    assert ungrounded("sglang的性能与挑战", vllm, "zh") == ["names: not in its source: sglang"]
+    assert [(c.check, c.detail) for c in ungrounded("sglang的性能与挑战", vllm, "zh")] == [
+        ("names", "not in its source: sglang")
+    ]
     assert ungrounded("vLLM 的性能与挑战", vllm, "zh") == []
     paging = what_it_states([section(2, "Paging", "The cache is in blocks.")])
-    assert "names: not in its source: FP8" in ungrounded("Where FP8 helps", paging, "en")
-    assert ungrounded("How we page the cache", paging, "en") == ["voice: we"]
+    assert "not in its source: FP8" in [
+        c.detail for c in ungrounded("Where FP8 helps", paging, "en")
+    ]
+    assert [(c.check, c.detail) for c in ungrounded("How we page the cache", paging, "en")] == [
+        ("voice", "we")
+    ]
     outline, _ = outline_with(
         chapter("sec-01", "Where memory goes", "problem"),
         chapter("sec-02", "How vLLM pages memory", "mechanism"),  # the notes never say vLLM

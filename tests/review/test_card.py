@@ -1,7 +1,7 @@
 import pytest
 
 from pipeline.review import review as review_ledger
-from pipeline.review.card import CHECK_PROBLEMS
+from pipeline.schema.checks import ARTICLE_CHECKS
 from pipeline.schema.ledger import SentenceCheck
 from tests.review.test_review import EN, EVIDENCE, PROMPTS, ZH, ledger, review
 
@@ -44,7 +44,7 @@ def test_a_faithful_article_is_recommended_with_its_grounds_readers_and_risks():
 def test_a_failing_article_is_never_recommended(en, zh, verdict, reason):
     result, _ = review(en=en, zh=zh)
     assert result.verdict == "fail"
-    assert result.card.verdict == verdict and CHECK_PROBLEMS[reason][0] in result.card.reasons[0]
+    assert result.card.verdict == verdict and ARTICLE_CHECKS[reason].zh in result.card.reasons[0]
     assert reason not in result.card.assessment  # a reviewer reads problems, not check ids
 
 

@@ -3,6 +3,7 @@ import pytest
 from pipeline.core.prompts import load_prompt
 from pipeline.review import review as review_ledger
 from pipeline.schema import Evidence, EvidenceUnit, FactSource, Ledger
+from pipeline.schema.checks import ARTICLE_CHECKS
 from tests.helpers import ledger_of
 
 EVIDENCE = Evidence(
@@ -53,6 +54,7 @@ def review(en=EN, zh=ZH, title="Paging the cache", **options):
 def test_a_faithful_pair_passes_every_check():
     result, checks = review()
     assert result.verdict == "pass", [c for c in result.checks if not c.passed]
+    assert set(checks) == set(ARTICLE_CHECKS)  # the review runs every check it defines
     assert result.card.verdict == "推荐收录" and result.revisions == []
 
 

@@ -257,7 +257,7 @@ def test_a_fact_left_out_is_listed_for_reviewers_with_a_command_that_puts_it_bac
     )
     page = proof_page(talk)
     listed = page[page.index("## 没有写进文章的事实") :]
-    assert "`f-0`" in listed and "未通过：numbers (lost: 60)" in listed
+    assert "`f-0`" in listed and "未通过：数字与出处不符（lost: 60）" in listed
     assert "模型的回答：" in listed  # the answer a reviewer reads, never the article
     source = talk.ledger.sources[0].text
     assert f"talk2article edit inputs/paging f-0 --en '{source}' --by NAME" in listed

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from pipeline.core.prompts import REVISE_NOTE, Prompt
 from pipeline.llm.client import LLM, InvalidReply
 from pipeline.llm.parallel import ordered_map
+from pipeline.schema.checks import SENTENCE_CHECKS
 from pipeline.schema.ledger import SentenceCheck, Written
 
 TOKENS_PER_SENTENCE = 90  # a written sentence of up to ~60 words in its JSON reply
@@ -53,29 +54,24 @@ def asked(job: Job, llm: LLM, prompt: Prompt, revise: str, variant: int) -> str:
         reply = llm.complete(rendered, SentenceReply, TOKENS_PER_SENTENCE, variant)
     except InvalidReply:
         return ""
-    return " ".join(reply.text.split())
+    return unquoted(" ".join(reply.text.split()))
 
 
-# What to do about each failed check, said to the model on its second try.
-ADVICE = {
-    "numbers": "use exactly the numbers of the item",
-    "names": "keep the names of the item exactly, add no other",
-    "meaning": "say what the item says",
-    "language": "write every word in the language asked for",
-    "voice": "state the fact itself, with the system, method or result as the subject, in "
-    "written language: no I, we, our or you, no word to the audience, no spoken opener, and "
-    "not that the speaker, the talk or a slide says it",
-    "length": "say all of the item and nothing more",
-    "additions": "state only what the item and its slide's title say, with no word of your "
-    "own beyond the verb the sentence needs",
-    "sentence": "write one full sentence that states the fact (not a label, not a question, "
-    "no semicolon, no colon, no exclamation) and ends with a full stop",
-}
+QUOTES = {'"': '"', "'": "'", "“": "”", "「": "」"}
+
+
+def unquoted(text: str) -> str:
+    """A reply wrapped whole in one pair of quotes, without them."""
+    inner = text[1:-1]
+    closing = QUOTES.get(text[:1])
+    if closing and text.endswith(closing) and not any(q in inner for q in (text[0], closing)):
+        return inner.strip()
+    return text
 
 
 def revise_note(failed: Written | None) -> str:
     findings = [
-        ADVICE[c.check] + (f" ({c.detail})" if c.detail else "")
+        SENTENCE_CHECKS[c.check].advice + (f" ({c.detail})" if c.detail else "")
         for c in (failed.failed() if failed else [])
     ]
     return REVISE_NOTE.format(findings="; ".join(findings)) if findings else ""
