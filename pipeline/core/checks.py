@@ -35,8 +35,8 @@ from pipeline.core.text import (
     within,
 )
 from pipeline.core.voice import voice_check
-from pipeline.schema.checks import CheckName
-from pipeline.schema.ledger import FactSource, SentenceCheck
+from pipeline.schema.checks import CheckName, SentenceCheck
+from pipeline.schema.ledger import FactSource
 
 # Meaning: the multilingual-e5-small similarity of a rewrite and its source must reach
 # fidelity.MIN_SIMILARITY, the bound set on translations (a rewrite in the same language

@@ -5,7 +5,7 @@ the deck ("The speaker said", "This article explores", "is shown in the slide").
 import re
 
 from pipeline.core.text import segmented
-from pipeline.schema.ledger import SentenceCheck
+from pipeline.schema.checks import SentenceCheck
 
 # The speaker speaking: the article speaks of the talk, never as its speaker.
 FIRST_PERSON = {

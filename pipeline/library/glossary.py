@@ -113,7 +113,7 @@ def explanation(talk: PublishedTalk, term: str) -> Explanation | None:
     the evidence it cites."""
     ledger = talk.ledger
     sentences = ledger.by_id()
-    for sentence_id in ledger.places():
+    for sentence_id in ledger.places(ledger.language):
         sentence = sentences[sentence_id]
         zh, en = sentence.zh, sentence.en
         if sentence.kind != "fact" or not (zh and en and zh.verified and en.verified):

@@ -21,8 +21,8 @@ from pydantic import BaseModel, Field
 from pipeline.core.prompts import REVISE_NOTE, Prompt
 from pipeline.llm.client import LLM, InvalidReply
 from pipeline.llm.parallel import ordered_map
-from pipeline.schema.checks import SENTENCE_CHECKS
-from pipeline.schema.ledger import SentenceCheck, Written
+from pipeline.schema.checks import SENTENCE_CHECKS, SentenceCheck
+from pipeline.schema.ledger import Written
 
 TOKENS_PER_SENTENCE = 90  # a written sentence of up to ~60 words in its JSON reply
 MAX_SENTENCE_CHARS = 500

@@ -23,7 +23,7 @@ from pipeline.ledger import LedgerPrompts
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
 from pipeline.llm.rounds import Job, written
-from pipeline.schema import QuestionAnswer, Questions, QuestionsText, Revision
+from pipeline.schema import Place, QuestionAnswer, Questions, QuestionsText, Revision
 from pipeline.schema.ledger import Ledger, LedgerSentence, SentenceCheck, Written, joined
 
 MOST_QUESTIONS = 6
@@ -133,9 +133,11 @@ def asked(topics: list[Topic], title: str, lang: str, llm: LLM, prompt: Prompt) 
     return written(jobs, llm, prompt) if jobs else {}
 
 
-def dropped_for(where: str, written: Written, reason: str = "a repeat") -> Revision:
-    why = [f"{c.check}: {c.detail}" for c in written.rejected] or [reason]
-    return Revision(where=where, findings=why, action="dropped")
+def dropped_for(lang: str, sentence: str, written: Written, reason: str = "a repeat") -> Revision:
+    """A question that went: what its last answer failed, else why."""
+    place = Place(lang=lang, part="sentence", sentence=sentence)
+    failed = written.rejected
+    return Revision(place=place, findings=failed, reason="" if failed else reason, action="dropped")
 
 
 def kept_questions(
@@ -147,7 +149,7 @@ def kept_questions(
         question = answers[f"q-{n}"]
         earlier = [sentence.text(lang).text for sentence, _ in kept]
         if question.left_out or duplicate_of(question.text, earlier) is not None:
-            revisions.append(dropped_for(f"{lang} Q{n}", question))
+            revisions.append(dropped_for(lang, f"q-{n}", question))
             continue
         sentence = LedgerSentence(
             id=f"q-{n}", kind="question", units=topic.units(), **{lang: question}
@@ -177,7 +179,7 @@ def write_questions(
         translation = sentence.text(target)
         if translation.left_out or not translation.text.rstrip().endswith(QUESTION_MARKS):
             # a translation that no longer asks is no question: both languages go
-            revisions.append(dropped_for(f"{target} {sentence.id}", translation, "no question"))
+            revisions.append(dropped_for(target, sentence.id, translation, "no question"))
             continue
         for language in (lang, target):
             question = sentence.text(language).text

@@ -32,22 +32,27 @@ from pipeline.schema import (
     Finding,
     Ledger,
     LedgerSentence,
+    Place,
     Review,
     SentenceCheck,
 )
 
 
-def paragraphs(draft: DraftText) -> Iterator[tuple[str, DraftParagraph]]:
+def paragraphs(draft: DraftText) -> Iterator[tuple[Place, DraftParagraph]]:
     for s, section in enumerate(draft.sections, start=1):
         for p, paragraph in enumerate(section.paragraphs, start=1):
-            yield f"{draft.lang} §{s}¶{p}", paragraph
+            yield Place(lang=draft.lang, part="paragraph", chapter=s, paragraph=p), paragraph
 
 
-def headings(draft: DraftText) -> Iterator[tuple[str, str]]:
-    yield f"{draft.lang} title", draft.title
+def heading_place(draft: DraftText, chapter: int) -> Place:
+    return Place(lang=draft.lang, part="heading", chapter=chapter)
+
+
+def headings(draft: DraftText) -> Iterator[tuple[Place, str]]:
+    yield Place(lang=draft.lang, part="title"), draft.title
     for s, section in enumerate(draft.sections, start=1):
         if section.title:  # the lead stands without one
-            yield f"{draft.lang} §{s} title", section.title
+            yield heading_place(draft, s), section.title
 
 
 def check(name: str, findings: list[Finding]) -> Check:
@@ -81,9 +86,9 @@ def check_languages(drafts: tuple[DraftText, ...], terms: list[str]) -> Check:
 
 def check_echoes(drafts: tuple[DraftText, ...], prompts: list[Prompt], tags: list[str]) -> Check:
     lines = prompt_lines(prompts)
-    texts = [("tags", " · ".join(tags))]
+    texts = [(Place(part="tags"), " · ".join(tags))]
     for draft in drafts:
-        texts += [*headings(draft), (f"{draft.lang} summary", draft.summary)]
+        texts += [*headings(draft), (Place(lang=draft.lang, part="summary"), draft.summary)]
         texts += [(where, par.text) for where, par in paragraphs(draft)]
     return check(
         "no_prompt_echo",
@@ -120,7 +125,7 @@ def check_terminology(draft: Draft, source_language: str) -> Check:
     findings = []
     for where, par in [*paragraphs(draft.zh), *headings(draft.zh)]:
         text = par.text if isinstance(par, DraftParagraph) else par
-        source = english.get(where.replace("zh ", "en ", 1))
+        source = english.get(where.of("en"))
         findings += [
             Finding(place=where, detail=problem)
             for problem in terminology.violations(text, source.text if source else None)
@@ -151,7 +156,12 @@ def check_own_words(draft: DraftText, evidence: Evidence) -> Check:
     written = " ".join(p.text for _, p in paragraphs(draft))
     share = copied_share(written, said, draft.lang) if said and written else 0.0
     findings = (
-        [Finding(place=draft.lang, detail=f"{share:.0%} of the text is the transcript's words")]
+        [
+            Finding(
+                place=Place(lang=draft.lang, part="text"),
+                detail=f"{share:.0%} of the text is the transcript's words",
+            )
+        ]
         if share > MAX_COPIED_SHARE
         else []
     )
@@ -165,7 +175,7 @@ def check_headings(drafts: tuple[DraftText, ...]) -> Check:
     for draft in drafts:
         seen: dict[str, str] = {}
         for s, section in enumerate(draft.sections, start=1):
-            where, key = f"{draft.lang} §{s} title", normal(section.title)
+            where, key = heading_place(draft, s), normal(section.title)
             if key in ROLE_NAMES:
                 findings.append(Finding(place=where, detail=f"{section.title!r} is a role's name"))
             elif key in seen:
@@ -190,7 +200,7 @@ def added(sentence: LedgerSentence, lang: str, made_from: dict[str, str]) -> lis
 def check_grounded(ledger: Ledger) -> Check:
     """No sentence of the article adds a number or name to what it is made from
     (pipeline.core.checks; see added)."""
-    places, lang = ledger.places(), ledger.language
+    lang = ledger.language
     sources = {source.id: source for source in ledger.sources}
     made_from = {
         s.id: f"{sources[s.source].context}\n{sources[s.source].text}"
@@ -198,18 +208,16 @@ def check_grounded(ledger: Ledger) -> Check:
         if s.source in sources
     }
     other = other_language(lang)
+    places = {language: ledger.places(language) for language in (lang, other)}
     findings = []
-    for sentence in (s for s in ledger.sentences if s.id in places):
+    for sentence in (s for s in ledger.sentences if s.id in places[lang]):
         checks = [(lang, c) for c in added(sentence, lang, made_from)]
         if (second := sentence.text(other)) is not None:
             origin = f"{sentence.text(lang).text}\n{made_from.get(sentence.id, '')}"
             translated = grounded_checks(second.text, origin)
             checks += [(other, c) for c in translated if other == "zh" or c.check == "numbers"]
         findings += [
-            Finding(
-                place=f"{language} {places[sentence.id]}",
-                detail=f"{sentence.id} {c.check}: {c.detail}",
-            )
+            Finding(place=places[language][sentence.id], detail=f"{c.check}: {c.detail}")
             for language, c in checks
             if not c.passed
         ]

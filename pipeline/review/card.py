@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pipeline.core.grounding import split_sentences
 from pipeline.core.text import QUANTITY, numbers
-from pipeline.schema import Check, Draft, DraftSection, DraftText, ReviewCard, Revision
+from pipeline.schema import Check, Draft, DraftSection, DraftText, Place, ReviewCard, Revision
 from pipeline.schema.checks import ARTICLE_CHECKS
 from pipeline.schema.review import CardText
 
@@ -37,26 +37,32 @@ HARDWARE = re.compile(r"\b(?:[AHBLV]\d{2,3}|MI\d{3}X?|RTX ?\d{4}|TPU ?v\d|昇腾
 
 LABELS = {"推荐收录": "Recommended", "需修改": "Needs revision", "不推荐收录": "Not recommended"}
 LANGUAGE_WORDS = {"zh": {"en": "英文", "zh": "中文"}, "en": {"en": "English", "zh": "Chinese"}}
-PLACE = re.compile(r"^(en|zh) (?:§(\d+)(?:¶(\d+)| (title))|(title|summary))$")
 MAX_PLACES = 3
+PART_WORDS = {
+    "zh": {"title": "标题", "summary": "摘要", "text": "全文", "heading": "标题"},
+    "en": {"title": "title", "summary": "summary", "text": "text", "heading": "heading"},
+}
 
 
-def place_of(where: str, lang: str = "zh") -> str:
-    """A finding's place in a reviewer's words: en §3¶4 is 英文第 3 章第 4 段, or "English
-    chapter 3, paragraph 4" (and 英文第 3 章标题, 中文摘要, 标签)."""
-    if not (match := PLACE.match(where)):
-        return ("标签" if lang == "zh" else "tags") if where == "tags" else where
-    text, chapter, paragraph, heading, whole = match.groups()
-    said = LANGUAGE_WORDS[lang][text]
-    if lang == "en":
-        if whole:
-            return f"{said} {whole}"
-        return f"{said} chapter {chapter}, " + (
-            f"paragraph {paragraph}" if paragraph else "heading"
+def place_of(place: Place, lang: str = "zh") -> str:
+    """A place in a reviewer's words: 英文第 3 章第 4 段, or "English chapter 3, paragraph
+    4" (and 英文第 3 章标题, 中文摘要, 标签, 英文句子 f-12)."""
+    zh = lang == "zh"
+    if place.lang is None:
+        return "标签" if zh else "tags"
+    said = LANGUAGE_WORDS[lang][place.lang]
+    if place.part == "sentence":
+        return f"{said}句子 {place.sentence}" if zh else f"{said} sentence {place.sentence}"
+    if place.chapter is None:
+        part = PART_WORDS[lang][place.part]
+        return said + part if zh else f"{said} {part}"
+    if zh:
+        return f"{said}第 {place.chapter} 章" + (
+            f"第 {place.paragraph} 段" if place.paragraph else "标题"
         )
-    if whole:
-        return said + {"title": "标题", "summary": "摘要"}[whole]
-    return f"{said}第 {chapter} 章" + (f"第 {paragraph} 段" if paragraph else "标题")
+    return f"{said} chapter {place.chapter}, " + (
+        f"paragraph {place.paragraph}" if place.paragraph else "heading"
+    )
 
 
 def listed(items: list[str], lang: str) -> str:
@@ -81,7 +87,7 @@ class Reason:
 
     kind: str  # untrusted, failed, short, kept, passed
     checks: tuple[Check, ...] = ()
-    places: tuple[str, ...] = ()
+    places: tuple[Place, ...] = ()
     count: int = 0
 
     def said(self, lang: str) -> str:
@@ -117,7 +123,7 @@ def verdict_of(
     if paragraphs < MIN_PARAGRAPHS:
         return "不推荐收录", [Reason("short", count=paragraphs)]
     reasons = [Reason("failed", failed)] if failed else []
-    if unresolved := tuple(r.where for r in revisions if r.action in UNRESOLVED):
+    if unresolved := tuple(r.place for r in revisions if r.action in UNRESOLVED):
         reasons.append(Reason("kept", places=unresolved, count=len(unresolved)))
     return ("需修改", reasons) if reasons else ("推荐收录", [Reason("passed")])
 
@@ -216,7 +222,7 @@ def model_failure_lines(revisions: list[Revision], lang: str) -> list[str]:
     """Where the model answered badly: a heading, title or summary kept with what its best
     answer failed (places a reviewer reads first), and the facts left out (listed on the
     proofreading page)."""
-    kept = [place_of(r.where, lang) for r in revisions if r.action in UNRESOLVED]
+    kept = [place_of(r.place, lang) for r in revisions if r.action in UNRESOLVED]
     left = sum(r.action == "dropped" for r in revisions)
     zh = lang == "zh"
     lines = []

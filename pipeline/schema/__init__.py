@@ -9,14 +9,16 @@ from pipeline.schema.article import (
     DraftSection,
     DraftText,
     Outline,
+    Place,
     Revision,
     Role,
 )
 from pipeline.schema.base import Contract, Provenance, StageError, StageOutput
+from pipeline.schema.checks import SentenceCheck
 from pipeline.schema.deck import Bullet, Deck, Slide
 from pipeline.schema.edits import Edit, EditedLedger, Edits, StaleEdit
 from pipeline.schema.evidence import Evidence, EvidenceUnit, GlossaryEntry
-from pipeline.schema.ledger import Ledger, LedgerSentence, SentenceCheck, Written
+from pipeline.schema.ledger import Ledger, LedgerSentence, Written
 from pipeline.schema.notes import FactSource, Notes, Section
 from pipeline.schema.questions import QuestionAnswer, Questions, QuestionsText
 from pipeline.schema.review import (
@@ -61,6 +63,7 @@ __all__ = [
     "Ledger",
     "LedgerSentence",
     "Outline",
+    "Place",
     "QuestionAnswer",
     "Questions",
     "QuestionsText",

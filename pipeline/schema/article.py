@@ -2,9 +2,10 @@
 
 from typing import Literal, get_args
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from pipeline.schema.base import Contract, StageOutput
+from pipeline.schema.checks import SentenceCheck
 
 Role = Literal["problem", "cause", "mechanism", "results", "limits"]
 CAUSAL_ORDER: tuple[Role, ...] = get_args(Role)
@@ -52,11 +53,46 @@ class DraftText(Contract):
         return [self.title, *(s.title for s in self.sections), *paragraphs]
 
 
-class Revision(Contract):
-    """A paragraph or title that failed the checks: what was wrong and what was done."""
+PlacePart = Literal["title", "summary", "heading", "paragraph", "text", "tags", "sentence"]
 
-    where: str = Field(description="e.g. 'en §2¶1' or 'zh title'")
-    findings: list[str]
+
+class Place(Contract):
+    """Where something stands: an article's title, summary or whole text, a chapter's
+    heading or paragraph (numbered from 1), the tags both languages share, or a sentence
+    by its ledger id (one left out, a question) — said in words only where it is shown."""
+
+    model_config = ConfigDict(frozen=True)
+
+    lang: Lang | None = Field(None, description="none for the tags")
+    part: PlacePart
+    chapter: int | None = None
+    paragraph: int | None = None
+    sentence: str | None = Field(None, description="the ledger sentence, where one is meant")
+
+    def __str__(self) -> str:
+        """A short form for logs and run records: "en §2¶1", "zh §3 title", "tags"."""
+        if self.part == "tags":
+            return "tags"
+        if self.part == "paragraph":
+            return f"{self.lang} §{self.chapter}¶{self.paragraph}"
+        if self.part == "heading":
+            return f"{self.lang} §{self.chapter} title"
+        if self.part == "sentence":
+            return f"{self.lang} {self.sentence}"
+        return self.lang if self.part == "text" else f"{self.lang} {self.part}"
+
+    def of(self, lang: Lang) -> "Place":
+        """The same place in the article in `lang`."""
+        return self.model_copy(update={"lang": lang})
+
+
+class Revision(Contract):
+    """A sentence, heading, title or summary that failed its checks: what its last answer
+    failed, and what was done."""
+
+    place: Place
+    findings: list[SentenceCheck] = Field(default_factory=list)
+    reason: str = Field("", description="why it went, when no check of it failed")
     action: Literal["kept with findings", "dropped"] = Field(
         description="kept with findings: a marked fallback stands; dropped: left out"
     )

@@ -11,6 +11,10 @@ checks are the review's, over the whole article (pipeline.review). The names typ
 from dataclasses import dataclass
 from typing import Literal
 
+from pydantic import Field
+
+from pipeline.schema.base import Contract
+
 
 @dataclass(frozen=True)
 class CheckSpec:
@@ -100,3 +104,12 @@ ARTICLE_CHECKS = {
 
 CheckName = Literal[tuple(SENTENCE_CHECKS)]
 ArticleCheckName = Literal[tuple(ARTICLE_CHECKS)]
+
+
+class SentenceCheck(Contract):
+    """One general check of a sentence against its own source."""
+
+    check: CheckName
+    passed: bool
+    detail: str = Field("", description="what differs: the numbers, names or score")
+    added: list[str] = Field(default_factory=list, description="numbers, names or words it added")

@@ -7,7 +7,8 @@ from pydantic import Field, model_validator
 
 from pipeline.schema.article import Lang
 from pipeline.schema.base import Contract, StageOutput
-from pipeline.schema.ledger import Ledger, SentenceCheck
+from pipeline.schema.checks import SentenceCheck
+from pipeline.schema.ledger import Ledger
 
 MAX_EDIT_CHARS = 2000  # a reviewer's text of one sentence, with room to spare
 MAX_NAME_CHARS = 100  # a reviewer's name

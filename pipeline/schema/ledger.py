@@ -11,11 +11,12 @@ from pipeline.schema.article import (
     DraftSection,
     DraftText,
     Lang,
+    Place,
     Revision,
     Role,
 )
 from pipeline.schema.base import Contract, StageOutput
-from pipeline.schema.checks import CheckName
+from pipeline.schema.checks import SentenceCheck
 from pipeline.schema.notes import FactSource
 
 SentenceKind = Literal["fact", "lead", "heading", "title", "summary", "question"]
@@ -27,15 +28,6 @@ def joined(sentences: list["LedgerSentence"], lang: str) -> str:
     """A paragraph: its sentences side by side in Chinese, a space apart otherwise."""
     texts = [w.text for s in sentences if (w := s.text(lang)) and w.text]
     return ("" if lang == "zh" else " ").join(texts)
-
-
-class SentenceCheck(Contract):
-    """One general check of a sentence against its own source."""
-
-    check: CheckName
-    passed: bool
-    detail: str = Field("", description="what differs: the numbers, names or score")
-    added: list[str] = Field(default_factory=list, description="numbers, names or words it added")
 
 
 class Written(Contract):
@@ -174,13 +166,21 @@ class Ledger(StageOutput):
             lang=lang, title=said(self.title), summary=said(self.summary), sections=chapters
         )
 
-    def places(self) -> dict[str, str]:
-        """Where each sentence stands in the article: "§2¶1", "§2 title", "title"."""
-        where = {self.title: "title", self.summary: "summary"}
+    def places(self, lang: Lang) -> dict[str, Place]:
+        """Where each printed sentence stands in the article in `lang`."""
+        where = {
+            self.title: Place(lang=lang, part="title", sentence=self.title),
+            self.summary: Place(lang=lang, part="summary", sentence=self.summary),
+        }
         for c, chapter in enumerate(self.chapters, start=1):
-            where[chapter.heading] = f"§{c} title"
+            where[chapter.heading] = Place(
+                lang=lang, part="heading", chapter=c, sentence=chapter.heading
+            )
             for p, paragraph in enumerate(chapter.paragraphs, start=1):
-                where |= dict.fromkeys(paragraph.sentences, f"§{c}¶{p}")
+                for i in paragraph.sentences:
+                    where[i] = Place(
+                        lang=lang, part="paragraph", chapter=c, paragraph=p, sentence=i
+                    )
         return where
 
     def revisions(self) -> list[Revision]:
@@ -188,27 +188,29 @@ class Ledger(StageOutput):
         failed answer stands, with what its last answer failed."""
         found = [
             Revision(
-                where=f"{left.lang} {left.sentence}",
-                findings=[f"{c.check}: {c.detail}" for c in left.failed],
+                place=Place(lang=left.lang, part="sentence", sentence=left.sentence),
+                findings=left.failed,
                 action="dropped",
             )
             for left in self.left_out()
         ]
-        places = self.places()
-        for sentence in (s for s in self.sentences if s.id in places):
-            for lang in ("zh", "en"):
+        for lang in ("zh", "en"):
+            places = self.places(lang)
+            for sentence in (s for s in self.sentences if s.id in places):
                 written = sentence.text(lang)
-                if written is None or not written.rejected:
-                    continue
-                failed = [f"{sentence.id} {c.check}: {c.detail}" for c in written.rejected]
-                where = f"{lang} {places[sentence.id]}"
-                found.append(Revision(where=where, findings=failed, action="kept with findings"))
+                if written is not None and written.rejected:
+                    kept = Revision(
+                        place=places[sentence.id],
+                        findings=written.rejected,
+                        action="kept with findings",
+                    )
+                    found.append(kept)
         return found
 
     def marked(self) -> "Ledger":
         """The ledger with what it left out or kept with findings listed (what a run
         reports)."""
-        return self.model_copy(update={"fallbacks": [r.where for r in self.revisions()]})
+        return self.model_copy(update={"fallbacks": [str(r.place) for r in self.revisions()]})
 
     def draft(self) -> Draft:
         """The article in both languages, as the review, the Q&A and typesetting read it."""
@@ -218,6 +220,6 @@ class Ledger(StageOutput):
             zh=self.text("zh"),
             tags=self.tags,
             revisions=revisions,
-            fallbacks=[r.where for r in revisions],
+            fallbacks=[str(r.place) for r in revisions],
             warnings=self.warnings,
         )

@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from pipeline.schema.article import Revision
+from pipeline.schema.article import Place, Revision
 from pipeline.schema.base import Contract, StageOutput
 from pipeline.schema.checks import ArticleCheckName
 
@@ -13,7 +13,7 @@ from pipeline.schema.checks import ArticleCheckName
 class Finding(Contract):
     """One problem a check found, and where."""
 
-    place: str = Field(description="e.g. 'en §2¶1', 'zh §3 title', 'zh title', 'tags', 'en'")
+    place: Place
     detail: str
 
     def __str__(self) -> str:

@@ -14,8 +14,8 @@ from pipeline.library import Holdings
 from pipeline.library.glossary import forms_of
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import Shelves
-from pipeline.review.card import LABELS, PLACE, UNRESOLVED, place_of
-from pipeline.schema import EvidenceUnit
+from pipeline.review.card import LABELS, UNRESOLVED, place_of
+from pipeline.schema import EvidenceUnit, Place
 from pipeline.schema.library import GlossaryTerm, Hub
 
 PROMISE = {
@@ -147,15 +147,12 @@ def review_card(talk: PublishedTalk, lang: str, page: str) -> list[str]:
 MAX_LINKS = 8
 
 
-def anchor_of(where: str) -> str | None:
-    """The proofreading page's anchor of a finding's place: p-3-4 for §3¶4, c-3 for the
-    heading of chapter 3."""
-    if not (match := PLACE.match(where)):
+def anchor_of(place: Place) -> str | None:
+    """The proofreading page's anchor of a place: p-3-4 for chapter 3's paragraph 4, c-3
+    for its heading; none elsewhere."""
+    if place.chapter is None:
         return None
-    _, chapter, paragraph, _, _ = match.groups()
-    if chapter:
-        return f"p-{chapter}-{paragraph}" if paragraph else f"c-{chapter}"
-    return None
+    return f"p-{place.chapter}-{place.paragraph}" if place.paragraph else f"c-{place.chapter}"
 
 
 def finding_links(talk: PublishedTalk, lang: str, page: str) -> str | None:
@@ -163,13 +160,14 @@ def finding_links(talk: PublishedTalk, lang: str, page: str) -> str | None:
     paragraph on the proofreading page."""
     review = talk.review
     places = [f.place for c in review.checks if not c.passed for f in c.findings]
-    places += [r.where for r in review.revisions if r.action in UNRESOLVED]
+    places += [r.place for r in review.revisions if r.action in UNRESOLVED]
     proof = relative(page_path("proof", talk.slug, "zh"), page)
     links = [
-        f"[{place_of(where, lang)}]({proof}#{anchor})"
-        for where in dict.fromkeys(places)
-        if (anchor := anchor_of(where))
-    ][:MAX_LINKS]
+        f"[{place_of(place, lang)}]({proof}#{anchor})"
+        for place in places
+        if (anchor := anchor_of(place))
+    ]
+    links = list(dict.fromkeys(links))[:MAX_LINKS]
     if not links:
         return None
     return ("问题所在：" + "、".join(links)) if lang == "zh" else ("Where: " + "; ".join(links))

@@ -61,7 +61,7 @@ def test_a_faithful_pair_passes_every_check():
 @pytest.mark.parametrize(
     ("en", "zh", "title", "check", "finding"),
     [
-        ([EN[0].replace("2.2", "2.5"), EN[1]], ZH, None, "sentences_grounded", "f-0 numbers"),
+        ([EN[0].replace("2.2", "2.5"), EN[1]], ZH, None, "sentences_grounded", "numbers: not in its source: 2.5"),
         (
             [EN[0] + " The sentence states only what the item states.", EN[1]],
             ZH,
@@ -118,7 +118,9 @@ def test_word_by_word_chinese_terms_fail_terminology():
     zh = [ZH[0], "缓存按需分配，每块 16 个令牌。"]
     result, checks = review(EN, zh)
     assert not checks["terminology"].passed
-    assert any(f.place == "zh §1¶2" and "令牌" in f.detail for f in checks["terminology"].findings)
+    assert any(
+        str(f.place) == "zh §1¶2" and "令牌" in f.detail for f in checks["terminology"].findings
+    )
     assert result.card.verdict == "需修改"  # a wording fault, not a trust fault
 
 
