@@ -39,8 +39,8 @@ def run(
     talk: Annotated[
         Path | None,
         typer.Argument(
-            help="A talk folder: one recording (mp4, mkv, webm, mov, mp3, m4a, wav, flac, ...), "
-            "optional decks (.pptx, .pdf) and an optional talk.yaml.",
+            help="A talk folder: a recording and/or subtitles, optional decks and an optional "
+            "talk.yaml (docs/inputs.md lists the accepted suffixes).",
             exists=True,
             file_okay=False,
         ),

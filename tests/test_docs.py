@@ -1,13 +1,18 @@
 """The code layout page names what is there: every path of the code it names exists (what
 a run reads or writes, `inputs/`, `outputs/` and the stage table's "writes" column, is not
 the code), and
-every module of the shared core is named."""
+every module of the shared core is named. The inputs page's table of formats is the code's."""
 
 import re
 from pathlib import Path
 
+from pipeline.core.formats import INPUT_FORMATS, InputFormat
+
 ROOT = Path(__file__).resolve().parent.parent
 LAYOUT = ROOT / "docs" / "layout.md"
+INPUTS = ROOT / "docs" / "inputs.md"
+# A row of the inputs page's table of formats: kind | `.suffix` ... | `reader`: what it reads
+FORMAT_ROW = re.compile(r"^\| (recording|deck|subtitles) \| ([^|]+) \| `(\w+)`", re.MULTILINE)
 # A path in backticks: a folder ("review/") or a file of code, prompts or docs ("card.py").
 PATH = re.compile(r"`([\w.-]+(?:/[\w.-]+)*(?:/|\.(?:py|yaml|yml|md|toml)))`")
 CODE_CELLS = 2  # a stage table row's stage and folder; the rest are its outputs and types
@@ -56,3 +61,12 @@ def test_every_module_of_the_shared_core_is_named():
     text = LAYOUT.read_text()
     modules = sorted(p.name for p in (ROOT / "pipeline" / "core").glob("*.py"))
     assert [m for m in modules if m != "__init__.py" and f"`{m}`" not in text] == []
+
+
+def test_the_inputs_page_lists_exactly_the_table_of_formats():
+    listed = {
+        suffix: InputFormat(kind, reader)
+        for kind, suffixes, reader in FORMAT_ROW.findall(INPUTS.read_text())
+        for suffix in re.findall(r"`(\.\w+)`", suffixes)
+    }
+    assert listed == INPUT_FORMATS

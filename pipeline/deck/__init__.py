@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from pipeline.core.errors import StageFailure
+from pipeline.core.formats import reader_of
 from pipeline.core.text import plain_letters
 from pipeline.deck import pdf, pptx
 from pipeline.deck.options import DeckOptions
@@ -20,8 +21,8 @@ MB = pptx.MB
 
 def uses_libreoffice(decks: list[Path], opts: DeckOptions) -> bool:
     """A PPTX alone is rendered by LibreOffice, when it is installed and allowed."""
-    kinds = {p.suffix.lower() for p in decks}
-    return kinds == {".pptx"} and opts.libreoffice and pptx.libreoffice() is not None
+    readers = {reader_of(p, "deck") for p in decks}
+    return readers == {"pptx"} and opts.libreoffice and pptx.libreoffice() is not None
 
 
 def options_key(decks: list[Path], opts: DeckOptions) -> dict[str, object]:
@@ -107,8 +108,8 @@ def plain_slide(slide: Slide) -> Slide:
 
 def read_deck(talk: Talk, opts: DeckOptions, pictures_dir: Path) -> Deck:
     """Every deck of the talk as one Deck; slide pictures are written to `pictures_dir`."""
-    pptx_files = [p for p in talk.decks if p.suffix.lower() == ".pptx"][:1]
-    pdf_files = [p for p in talk.decks if p.suffix.lower() == ".pdf"][:1]
+    pptx_files = [p for p in talk.decks if reader_of(p, "deck") == "pptx"][:1]
+    pdf_files = [p for p in talk.decks if reader_of(p, "deck") == "pdf"][:1]
     warnings = [
         f"{p.name} ignored: one deck per format is read"
         for p in talk.decks

@@ -6,27 +6,12 @@ Subtitles alone are a talk: a maintainer may have a video's subtitles without th
 from pathlib import Path
 
 from pipeline.core.errors import StageFailure
+from pipeline.core.formats import Kind, accepted, input_kind
 from pipeline.core.replacements import in_scope
 from pipeline.core.yamlfile import read_yaml
 from pipeline.schema import Talk, TalkMeta
 from pipeline.schema.transcript import Replacement
 
-MEDIA_SUFFIXES = {
-    ".mp4",
-    ".mkv",
-    ".webm",
-    ".mov",
-    ".mp3",
-    ".m4a",
-    ".wav",
-    ".flac",
-    ".ogg",
-    ".opus",
-    ".aac",
-}
-DECK_SUFFIXES = {".pptx", ".pdf"}
-# .json/.bcc: Bilibili's subtitle JSON (BCC).
-SUBTITLE_SUFFIXES = {".srt", ".vtt", ".json", ".bcc"}
 META_NAMES = {"talk.yaml", "talk.yml"}
 # Not inputs of the articles: notes for people, reviewers' decisions on the articles, and
 # the file that makes a folder of talks one meetup (pipeline.library.hubs).
@@ -76,7 +61,34 @@ def refuse_reserved(folder: Path, slug: str) -> None:
 
 def deck_names(folder: Path) -> list[str]:
     """The file names of the decks in a talk folder."""
-    return [p.name for p in folder.iterdir() if p.suffix.lower() in DECK_SUFFIXES]
+    return [p.name for p in folder.iterdir() if input_kind(p) == "deck"]
+
+
+def classify(folder: Path) -> tuple[dict[Kind, list[Path]], TalkMeta]:
+    """The talk folder's files by the kind of input the table of formats
+    (pipeline.core.formats) gives their suffix, and its talk.yaml; StageFailure naming a file
+    of no kind, with the suffixes the table accepts."""
+    files: dict[Kind, list[Path]] = {"recording": [], "deck": [], "subtitles": []}
+    meta = TalkMeta()
+    for path in sorted(folder.iterdir()):
+        name, kind = path.name, input_kind(path)
+        if name.startswith(".") or name in {*IGNORED_NAMES, EDITS_FILE} or path.is_dir():
+            continue
+        if not inside(path, folder):
+            raise StageFailure(
+                "is a link to a file outside the talk folder; copy the file in", path
+            )
+        if kind:
+            files[kind].append(path)
+        elif name in META_NAMES:
+            meta = read_meta(path)
+        else:
+            raise StageFailure(
+                f"unsupported file type '{path.suffix.lower() or name}'; expected "
+                f"{accepted()} or talk.yaml",
+                path,
+            )
+    return files, meta
 
 
 def read_talk(folder: Path, slug: str, listed: list[Replacement] | None = None) -> Talk:
@@ -85,30 +97,8 @@ def read_talk(folder: Path, slug: str, listed: list[Replacement] | None = None) 
     the talk in outputs/ (see talk_slug)."""
     if not folder.is_dir():
         raise StageFailure("talk folder does not exist", folder)
-    media, decks, subtitles, meta = [], [], [], TalkMeta()
-    for path in sorted(folder.iterdir()):
-        name, suffix = path.name, path.suffix.lower()
-        if name.startswith(".") or name in {*IGNORED_NAMES, EDITS_FILE} or path.is_dir():
-            continue
-        if not inside(path, folder):
-            raise StageFailure(
-                "is a link to a file outside the talk folder; copy the file in", path
-            )
-        if suffix in MEDIA_SUFFIXES:
-            media.append(path)
-        elif suffix in DECK_SUFFIXES:
-            decks.append(path)
-        elif suffix in SUBTITLE_SUFFIXES:
-            subtitles.append(path)
-        elif name in META_NAMES:
-            meta = read_meta(path)
-        else:
-            raise StageFailure(
-                f"unsupported file type '{suffix or name}'; expected a recording "
-                f"({', '.join(sorted(MEDIA_SUFFIXES))}), a deck (.pptx, .pdf), subtitles (.srt, "
-                ".vtt, Bilibili .json/.bcc) or talk.yaml",
-                path,
-            )
+    files, meta = classify(folder)
+    media, decks, subtitles = files["recording"], files["deck"], files["subtitles"]
     if not media and not subtitles:
         raise StageFailure("no recording (video or audio file) and no subtitles found", folder)
     if len(media) > 1:

@@ -9,6 +9,7 @@ import webvtt
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pipeline.core.errors import StageFailure
+from pipeline.core.formats import reader_of
 from pipeline.core.text import CHINESE_PROSE_SHARE, cjk_share, clock
 from pipeline.schema import Segment, Transcript
 from pipeline.transcript.chinese import to_simplified
@@ -16,7 +17,6 @@ from pipeline.transcript.cues import Cue, make_cue, one_language, seconds, segme
 from pipeline.transcript.encoding import decode_text
 from pipeline.transcript.media import probe_audio
 
-BCC_SUFFIXES = {".json", ".bcc"}
 MAX_SUBTITLE_BYTES = 50 * 1024 * 1024
 SRT_TIMING = re.compile(r"(\d+:\d{2}:\d{2}[,.]\d{3})\s*-->\s*(\d+:\d{2}:\d{2}[,.]\d{3})")
 # Kana or Hangul: Japanese or Korean, whose text also holds CJK ideographs.
@@ -92,11 +92,10 @@ def timing_line_cues(text: str) -> list[Cue]:
     return cues
 
 
-def caption_cues(text: str, path: Path) -> tuple[list[Cue], list[str], str | None]:
-    """SRT/VTT cues from their raw lines (webvtt-py's own `.text` strips every tag before
-    our cleaner could keep `vector<int>` or drop a script's body), what was odd about the
-    file, and the VTT header's language."""
-    form = "srt" if path.suffix.lower() == ".srt" else "vtt"
+def caption_cues(text: str, path: Path, form: str) -> tuple[list[Cue], list[str], str | None]:
+    """SRT or VTT (`form`) cues from their raw lines (webvtt-py's own `.text` strips every tag
+    before our cleaner could keep `vector<int>` or drop a script's body), what was odd about
+    the file, and the VTT header's language."""
     try:
         captions = webvtt.from_buffer(text.splitlines(), format=form)
     except Exception as err:  # webvtt-py raises its own MalformedFileError and others
@@ -141,6 +140,7 @@ def read_subtitles(path: Path, language: str | None, recording: Path | None = No
     time order and repaired (see cues.py), each repair a warning; cues after the end of the
     talk's `recording` are dropped.
     """
+    form = reader_of(path, "subtitles")  # by the table of formats: no reader guesses
     size = path.stat().st_size
     if size > MAX_SUBTITLE_BYTES:
         raise StageFailure(
@@ -151,10 +151,10 @@ def read_subtitles(path: Path, language: str | None, recording: Path | None = No
     text, encoding = decode_text(path.read_bytes(), path)
     if not text.strip():
         raise StageFailure("the subtitle file is empty", path)
-    if path.suffix.lower() in BCC_SUFFIXES:
+    if form == "bcc":
         cues, warnings, header_language = bcc_cues(text, path), [], None
     else:
-        cues, warnings, header_language = caption_cues(text, path)
+        cues, warnings, header_language = caption_cues(text, path, form)
     cues, split = one_language(cues, language or header_language)
     recording_s, unread = recording_length(recording)
     segments, repairs = segments_of(cues, recording_s)

@@ -3,6 +3,7 @@ import shutil
 import pytest
 
 from pipeline.core.errors import StageFailure
+from pipeline.core.formats import INPUT_FORMATS
 from pipeline.talk import discover_talks, read_talk, talk_slug
 
 
@@ -21,12 +22,29 @@ def test_folder_without_media_names_the_folder(tmp_path):
     assert "no recording" in caught.value.message
 
 
-def test_unsupported_file_type_names_the_file(example_talk):
+def test_unsupported_file_type_names_the_file_and_the_suffixes_of_the_table(example_talk):
     (example_talk / "notes.docx").write_bytes(b"x")
     with pytest.raises(StageFailure) as caught:
         read_talk(example_talk, "t")
     assert caught.value.file.endswith("notes.docx")
-    assert ".docx" in caught.value.message
+    assert caught.value.message.startswith("unsupported file type '.docx'; expected a recording")
+    assert all(suffix in caught.value.message for suffix in INPUT_FORMATS)
+    assert "a deck (.pptx, .pdf), subtitles (.srt, .vtt, .json, .bcc)" in caught.value.message
+
+
+@pytest.mark.parametrize("suffix", INPUT_FORMATS)
+def test_each_suffix_of_the_table_is_the_input_its_kind_says_in_any_case(tmp_path, suffix):
+    (path := tmp_path / f"input{suffix.upper()}").write_bytes(b"x")
+    kind = INPUT_FORMATS[suffix].kind
+    if kind != "recording":
+        (tmp_path / "talk.wav").write_bytes(b"x")
+    talk = read_talk(tmp_path, "t")
+    found = {
+        "recording": talk.media,
+        "subtitles": talk.subtitles,
+        "deck": (talk.decks or [None])[0],
+    }
+    assert found[kind] == path
 
 
 def test_two_recordings_are_refused(example_talk):

@@ -53,6 +53,23 @@ def test_broken_subtitles_name_the_file(tmp_path):
     assert caught.value.file == str(path)
 
 
+def test_a_suffix_the_table_gives_no_subtitle_reader_is_refused_not_read_as_vtt(tmp_path):
+    (path := tmp_path / "talk.txt").write_text("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nhi\n")
+    with pytest.raises(StageFailure) as caught:
+        read_subtitles(path, "en")
+    assert caught.value.file == str(path)
+    assert (
+        caught.value.message == "'.txt' is not read as subtitles; expected .srt, .vtt, .json, .bcc"
+    )
+
+
+def test_the_suffix_chooses_the_reader_in_any_case(tmp_path):
+    (path := tmp_path / "TALK.SRT").write_text(SRT.replace("1\n", "", 1))  # no cue number
+    transcript = read_subtitles(path, "en")
+    assert transcript.segments[0].text == "KV cache paging keeps memory busy."
+    assert "read by its timing lines" in transcript.warnings[0]  # the SRT reader's repair
+
+
 def test_ingest_picks_up_a_subtitle_file(example_talk):
     (example_talk / "talk.srt").write_text(SRT)
     assert read_talk(example_talk, "t").subtitles == example_talk / "talk.srt"
