@@ -136,7 +136,7 @@ def main() -> None:
     results = []
     # Talk folders are assembled in a temporary folder: material read from ../shared
     # (licence not stated) is not kept.
-    with LLMSession(settings) as session, tempfile.TemporaryDirectory() as inputs:
+    with LLMSession(settings.llm_setup) as session, tempfile.TemporaryDirectory() as inputs:
         for case in args.cases.split(","):
             for run in range(args.runs):
                 result = measure(case, args.max_sources, session, settings, Path(inputs))

@@ -35,7 +35,7 @@ from article_quality import length_bucket, run_all  # noqa: E402
 from evals.golden import CASES, cases, run_case  # noqa: E402
 from evals.metrics import cost  # noqa: E402
 from pipeline.core.models import bundled_gguf  # noqa: E402
-from pipeline.llm.options import EmbeddedLLMOptions, LLMOptions  # noqa: E402
+from pipeline.llm.options import EmbeddedLLMOptions, LLMOptions, LLMSetup  # noqa: E402
 from pipeline.llm.runtime import NATIVE, PORTABLE, build_runtime  # noqa: E402
 from pipeline.llm.server import EmbeddedServer, cpu_variant  # noqa: E402
 from pipeline.schema import RunRecord  # noqa: E402
@@ -87,9 +87,9 @@ def generated_per_second(base_url: str, model: str, topics: tuple[str, ...]) -> 
     return sum(counts) / (time.monotonic() - started)
 
 
-def parallel_speedup(settings: Settings) -> tuple[float, str | None]:
+def parallel_speedup(setup: LLMSetup) -> tuple[float, str | None]:
     """Aggregate generation with 4 concurrent requests over 1 (alternated, twice)."""
-    server = EmbeddedServer(settings)
+    server = EmbeddedServer(setup)
     server.start()
     try:
         url, model = server.endpoint.base_url, server.endpoint.model
@@ -172,7 +172,7 @@ def main() -> None:
         print(f"native raw rates: {native[0]:.1f} prompt, {native[1]:.1f} generated tokens/s")
         result["portable_vs_native"] = round((rates[1] + again[1]) / 2 / native[1], 2)
         result["portable_vs_native_prompt"] = round((rates[0] + again[0]) / 2 / native[0], 2)
-    speedup, variant = parallel_speedup(settings)
+    speedup, variant = parallel_speedup(settings.llm_setup)
     result |= {"parallel_speedup_4": round(speedup, 2), "cpu_variant": variant}
     result |= example_run(args.model, rates)
     if not args.no_cases:

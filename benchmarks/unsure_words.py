@@ -88,7 +88,7 @@ def rule(rows: list[dict], name: str) -> dict:
 
 def main() -> None:
     rows = []
-    with LLMSession(Settings()) as session:
+    with LLMSession(Settings().llm_setup) as session:
         llm = session.get()
         for case in sys.argv[1:]:
             rows.append(case_figures(case, llm))

@@ -85,7 +85,7 @@ def translating(settings, out: Path):
         deck = Deck.model_validate_json(deck_file.read_text()) if deck_file.is_file() else None
         meta = Talk.model_validate_json((out / "talk.json").read_text()).meta
         prompts = LedgerPrompts.load(settings.prompts_dir)
-        with LLMSession(settings) as session:
+        with LLMSession(settings.llm_setup) as session:
             vocabulary = collect_terms(deck, meta.glossary)
             return translator(session.get(), prompts, vocabulary)(sentence, given, into)
 

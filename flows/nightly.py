@@ -52,7 +52,7 @@ def changed_talks(settings: Settings) -> tuple[list[Path], list[Path]]:
 @task(name="talk", cache_policy=NONE, persist_result=False)
 def talk_task(folder: Path, settings: Settings) -> RunRecord:
     """One talk with its own LLM session: a worker elsewhere cannot share ours."""
-    with LLMSession(settings) as llm:
+    with LLMSession(settings.llm_setup) as llm:
         return run_talk(folder, settings, llm)
 
 

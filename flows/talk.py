@@ -137,7 +137,7 @@ def talk_to_article(
 ) -> RunRecord:
     """Turn one talk folder into outputs/<its path under inputs/>/article.{zh,en}.md."""
     settings = configured(inputs_dir, outputs_dir)
-    with LLMSession(settings) as llm:
+    with LLMSession(settings.llm_setup) as llm:
         return run_talk(Path(talk_dir), settings, llm)
 
 
@@ -146,5 +146,5 @@ def all_talks(inputs_dir: Path | None = None, outputs_dir: Path | None = None) -
     """Every talk under inputs/, one after another, sharing one LLM endpoint."""
     settings = configured(inputs_dir, outputs_dir)
     folders = discover_talks(settings.inputs_dir, settings.outputs_dir)
-    with LLMSession(settings) as llm:
+    with LLMSession(settings.llm_setup) as llm:
         return [run_talk(folder, settings, llm) for folder in folders]

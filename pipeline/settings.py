@@ -11,7 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from pipeline.deck.options import DeckOptions
 from pipeline.evidence.options import EvidenceOptions
-from pipeline.llm.options import EmbeddedLLMOptions, LLMOptions
+from pipeline.llm.options import EmbeddedLLMOptions, LLMOptions, LLMSetup
 from pipeline.notes.options import NotesOptions
 from pipeline.site.options import SiteOptions
 from pipeline.timeline.options import TimelineOptions
@@ -39,3 +39,9 @@ class Settings(BaseSettings):
     llm: LLMOptions = Field(default_factory=LLMOptions)
     llama: EmbeddedLLMOptions = Field(default_factory=EmbeddedLLMOptions)
     site: SiteOptions = Field(default_factory=SiteOptions)
+
+    @property
+    def llm_setup(self) -> LLMSetup:
+        """What the llm package reads, and nothing of the stages' options (a property, so
+        the settings as dumped, and with them every talk's fingerprint, are unchanged)."""
+        return LLMSetup(llm=self.llm, llama=self.llama, cache_dir=self.cache_dir)

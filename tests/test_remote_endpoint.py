@@ -30,7 +30,7 @@ PagedAttention hands out the KV cache in blocks of 16 tokens, only when a sequen
 def endpoint(tmp_path_factory):
     cache = Settings().cache_dir
     settings = Settings(cache_dir=cache, llama=EmbeddedLLMOptions(model="0.5b", n_ctx=4096))
-    with embedded_server(settings) as server:
+    with embedded_server(settings.llm_setup) as server:
         yield server.endpoint.base_url, server.endpoint.model
 
 

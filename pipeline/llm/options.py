@@ -1,10 +1,10 @@
-"""Which OpenAI-compatible endpoint writes (OPENAI_*), and the embedded server
-(TALK2ARTICLE_LLAMA_*)."""
+"""Which OpenAI-compatible endpoint writes (OPENAI_*), the embedded server
+(TALK2ARTICLE_LLAMA_*), and the two with the cache folder: all the llm package reads."""
 
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from pipeline.core.errors import register_secret
@@ -79,3 +79,12 @@ class EmbeddedLLMOptions(BaseSettings):
         "tokens), generated while every other slot is busy, took 6 minutes on 2 cores; a "
         "server that dies shows at once, not by this timeout.",
     )
+
+
+class LLMSetup(BaseModel):
+    """All the llm package reads: the endpoint, the embedded server, and the cache folder
+    its llama-server build, bundled models and log are in (TALK2ARTICLE_CACHE_DIR)."""
+
+    llm: LLMOptions
+    llama: EmbeddedLLMOptions
+    cache_dir: Path

@@ -25,9 +25,8 @@ import httpx
 
 from pipeline.core.models import bundled_gguf, bundled_llm
 from pipeline.llm.client import Endpoint, EndpointError
-from pipeline.llm.options import EmbeddedLLMOptions
+from pipeline.llm.options import EmbeddedLLMOptions, LLMSetup
 from pipeline.llm.runtime import llama_server
-from pipeline.settings import Settings
 
 STOP_GRACE_S = 2.0
 DEATH_GRACE_S = 1.0
@@ -98,14 +97,14 @@ def cpu_variant(pid: int) -> str | None:
 class EmbeddedServer:
     """One llama-server process for a run; `revive()` restarts it once if it died."""
 
-    def __init__(self, settings: Settings) -> None:
-        opts = settings.llama
+    def __init__(self, setup: LLMSetup) -> None:
+        opts = setup.llama
         self.opts = opts
-        self.binary = llama_server(settings.cache_dir, opts.server_path)
-        self.model = opts.model_path or bundled_gguf(opts.model, settings.cache_dir)
+        self.binary = llama_server(setup.cache_dir, opts.server_path)
+        self.model = opts.model_path or bundled_gguf(opts.model, setup.cache_dir)
         self.alias = embedded_model_id(opts)
         self.port = free_port()
-        self.log = settings.cache_dir / "llama-server.log"
+        self.log = setup.cache_dir / "llama-server.log"
         self.process: subprocess.Popen | None = None
         self.restarts = 0
         self._lock = threading.Lock()
@@ -235,9 +234,9 @@ def embedded_model_id(opts: EmbeddedLLMOptions) -> str:
 
 
 @contextmanager
-def embedded_server(settings: Settings) -> Iterator[EmbeddedServer]:
+def embedded_server(setup: LLMSetup) -> Iterator[EmbeddedServer]:
     """Serve the bundled (or configured) GGUF for the duration of the `with` block."""
-    server = EmbeddedServer(settings)
+    server = EmbeddedServer(setup)
     server.start()
     try:
         yield server
@@ -246,11 +245,11 @@ def embedded_server(settings: Settings) -> Iterator[EmbeddedServer]:
 
 
 @contextmanager
-def llm_endpoint(settings: Settings) -> Iterator[tuple[Endpoint, EmbeddedServer | None]]:
+def llm_endpoint(setup: LLMSetup) -> Iterator[tuple[Endpoint, EmbeddedServer | None]]:
     """The configured endpoint, or the embedded server when no base URL is set."""
-    llm = settings.llm
+    llm = setup.llm
     if llm.base_url is None:
-        with embedded_server(settings) as server:
+        with embedded_server(setup) as server:
             yield server.endpoint, server
         return
     if not llm.api_key:

@@ -104,7 +104,7 @@ def test_the_embedded_server_has_a_timeout_of_its_own():
         llm.complete(PROMPT, Answer)
     from pipeline.settings import Settings
 
-    server = EmbeddedServer(Settings())  # not started: its endpoint is known before
+    server = EmbeddedServer(Settings().llm_setup)  # not started: its endpoint is known before
     assert server.endpoint.timeout == (900.0, "TALK2ARTICLE_LLAMA_REQUEST_TIMEOUT_S")
 
 

@@ -60,7 +60,7 @@ def fake_talk(tmp_path) -> tuple[Path, Settings]:
 
 
 def run(folder: Path, settings: Settings):
-    with LLMSession(settings) as session:
+    with LLMSession(settings.llm_setup) as session:
         return run_talk(folder, settings, session)
 
 
@@ -110,7 +110,7 @@ def test_death_messages_say_what_happened(tmp_path):
 def test_embedded_server_answers_with_a_schema_and_stops_on_errors():
     settings = Settings(llm=LLMOptions(base_url=None))
     processes = []
-    with pytest.raises(RuntimeError, match="boom"), embedded_server(settings) as server:
+    with pytest.raises(RuntimeError, match="boom"), embedded_server(settings.llm_setup) as server:
         assert server.endpoint.base_url.startswith("http://127.0.0.1:")
         prompt = RenderedPrompt(
             "capital", "h", "Reply with JSON only.", "What is the capital of France?"
@@ -125,5 +125,19 @@ def test_embedded_server_answers_with_a_schema_and_stops_on_errors():
 
 def test_remote_endpoint_without_key_says_how_to_fix_it():
     settings = Settings(llm=LLMOptions(base_url="http://x/v1", api_key=None, model="m"))
-    with pytest.raises(EndpointError, match="OPENAI_API_KEY"), llm_endpoint(settings):
+    with pytest.raises(EndpointError, match="OPENAI_API_KEY"), llm_endpoint(settings.llm_setup):
         pass
+
+
+def test_the_environment_reaches_the_llm_setup_and_the_dumped_settings_are_unchanged(
+    monkeypatch, tmp_path
+):
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://x/v1")
+    monkeypatch.setenv("TALK2ARTICLE_LLAMA_MODEL_PATH", str(tmp_path / "mine.gguf"))
+    monkeypatch.setenv("TALK2ARTICLE_CACHE_DIR", str(tmp_path))
+    settings = Settings()
+    setup = settings.llm_setup
+    assert setup.llm.base_url == "http://x/v1" and setup.cache_dir == tmp_path
+    assert setup.llama.model_path == tmp_path / "mine.gguf"
+    assert set(settings.model_dump()) >= {"llm", "llama", "cache_dir"}  # what fingerprints
+    assert "llm_setup" not in settings.model_dump()
