@@ -114,7 +114,8 @@ def measure(truth: dict, inputs: Path, outputs: Path, folders: dict[str, Path]) 
     agree, compared, grounded = pair_agreement(truth, built, slugs, talks)
     qa = {"qa_unsupported": 0, "qa_invented_numbers": 0, "qa_questions": 0}
     for talk in talks:
-        for key, value in qa_metrics(talk.questions, talk.evidence, talk.evidence.language).items():
+        found = qa_metrics(talk.questions, talk.ledger, talk.evidence, talk.evidence.language)
+        for key, value in found.items():
             qa[key] += value or 0
     return {
         "articles": len(built.articles),

@@ -313,23 +313,26 @@ def sentence_count(chapter: DraftSection) -> int:
 LLM_STAGES = ("outline", "ledger")
 
 
-def qa_metrics(questions: Questions | None, evidence: Evidence, language: str) -> dict:
-    """The companion in questions and answers: how many, and what its answers say that
-    their cited passages do not (sentences unsupported, in the language written first;
-    numbers, in both)."""
+def qa_metrics(
+    questions: Questions | None, ledger: Ledger, evidence: Evidence, language: str
+) -> dict:
+    """The companion in questions and answers: how many, and what its answers (composed
+    from `ledger`) say that their cited passages do not (sentences unsupported, in the
+    language written first; numbers, in both)."""
     if questions is None:
         return {"qa_questions": 0, "qa_unsupported": None, "qa_invented_numbers": None}
     units = evidence.by_id()
-    items = [*questions.en.items, *questions.zh.items]
-    first = questions.text(language).items
-    sentences = [(s, i) for i in first for s in split_sentences(i.answer)]
+    answers = {lang: [a for _, a in questions.answered(ledger, lang)] for lang in ("en", "zh")}
+    first = answers[language]
+    sentences = [(s, a) for a in first for s in split_sentences(a.text)]
     return {
         "qa_questions": len(first),
         "qa_unsupported": sum(
-            support(s, cited_text(i.citations, units)) < MIN_SUPPORT for s, i in sentences
+            support(s, cited_text(a.citations, units)) < MIN_SUPPORT for s, a in sentences
         ),
         "qa_invented_numbers": sum(
-            len(invented_numbers(i.answer, cited_text(i.citations, units))) for i in items
+            len(invented_numbers(a.text, cited_text(a.citations, units)))
+            for a in [*answers["en"], *answers["zh"]]
         ),
     }
 
@@ -375,7 +378,7 @@ def talk_metrics(out: Path, truth: Truth | None = None) -> dict:
         figures |= voice_and_latin(draft, terms)
         figures |= heading_metrics(draft, evidence, notes.language if notes else "en")
         questions = read(out, "questions.json", Questions)
-        figures |= qa_metrics(questions, evidence, notes.language if notes else "en")
+        figures |= qa_metrics(questions, ledger, evidence, notes.language if notes else "en")
         figures["parity"] = parity(draft)
     zh = out / "article.zh.md"
     figures["cjk_lint"] = len(lint_for(zh.read_text(), "md").lines) if zh.is_file() else None

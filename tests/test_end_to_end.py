@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.core.text import CHINESE_PROSE_SHARE, cjk_share, clock, has_cjk
 from pipeline.llm.runtime import CPU_VARIANTS
-from pipeline.schema import Ledger
+from pipeline.schema import Ledger, Questions
 from pipeline.stages import STAGES
 from tests.helpers import DATA, EXAMPLE
 from tests.site.browser import free_port
@@ -130,13 +130,14 @@ def test_the_article_has_a_companion_in_questions_and_answers(batch):
     outputs, _ = batch
     folder = outputs / EXAMPLE.name
     units = {u["id"] for u in json.loads((folder / "evidence.json").read_text())["units"]}
-    questions = json.loads((folder / "questions.json").read_text())
-    zh, en = questions["zh"]["items"], questions["en"]["items"]
+    questions = Questions.model_validate_json((folder / "questions.json").read_text())
+    ledger = Ledger.model_validate_json((folder / "ledger.json").read_text())
+    zh, en = questions.answered(ledger, "zh"), questions.answered(ledger, "en")
     assert len(zh) == len(en) >= 1
-    assert [i["citations"] for i in zh] == [i["citations"] for i in en]
-    assert all(i["citations"] and set(i["citations"]) <= units for i in zh)
-    assert all(i["question"].endswith(("?", "？")) for i in zh + en)
-    assert all(has_cjk(i["question"] + i["answer"]) for i in zh)
+    assert [a.citations for _, a in zh] == [a.citations for _, a in en]
+    assert all(a.citations and set(a.citations) <= units for _, a in zh)
+    assert all(q.endswith(("?", "？")) for q, _ in zh + en)
+    assert all(has_cjk(q + a.text) for q, a in zh)
 
 
 def test_slides_are_pictured_and_placed_on_the_timeline(batch):

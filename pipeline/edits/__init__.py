@@ -16,7 +16,6 @@ from pipeline.core.yamlfile import read_yaml, update_yaml
 from pipeline.ledger import LedgerPrompts
 from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
-from pipeline.schema import Questions
 from pipeline.schema.article import Lang
 from pipeline.schema.edits import (
     MAX_EDIT_CHARS,
@@ -100,32 +99,6 @@ def apply_edits(ledger: Ledger, edits: list[Edit]) -> EditedLedger:
     return EditedLedger(
         ledger=result, applied=applied, stale=stale, warnings=warnings, fallbacks=result.fallbacks
     )
-
-
-def edited_answers(questions: Questions, applied: list[Edit]) -> Questions:
-    """The companion with the reviewers' text: an answer is its fact sentences as the
-    article says them, so an edited sentence's text takes the model's place there, and a
-    dropped one leaves it."""
-
-    def corrected(answer: str, lang: Lang) -> str:
-        for edit in applied:
-            original = getattr(edit, f"original_{lang}")
-            if original:
-                answer = answer.replace(original, "" if edit.drop else getattr(edit, lang))
-        return " ".join(answer.split())
-
-    texts = {
-        lang: getattr(questions, lang).model_copy(
-            update={
-                "items": [
-                    item.model_copy(update={"answer": corrected(item.answer, lang)})
-                    for item in getattr(questions, lang).items
-                ]
-            }
-        )
-        for lang in ("zh", "en")
-    }
-    return questions.model_copy(update=texts)
 
 
 class EditRefused(ValueError):

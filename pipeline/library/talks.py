@@ -12,7 +12,6 @@ from pydantic import ValidationError
 
 from pipeline.core.errors import StageFailure
 from pipeline.core.store import TalkStore, talk_outputs
-from pipeline.edits import edited_answers
 from pipeline.review.decisions import Policy, Standing, decisions_standing, standing_of
 from pipeline.runner import killed_run
 from pipeline.schema import (
@@ -51,7 +50,7 @@ class PublishedTalk:
     run: RunRecord
     standing: Standing
     deck: Deck | None = None
-    questions: Questions | None = None  # the article's companion in questions and answers
+    questions: Questions | None = None  # its companion: answers composed from `ledger`
     edited: int = 0  # sentences the reviewers' edits changed or dropped
     stale: list[StaleEdit] = field(default_factory=list)  # edits not applied
     failure: StageError | None = None  # why the talk's last run failed, if it did
@@ -194,18 +193,18 @@ def read_published(folder: Path, files: Path, slug: str, inputs_dir: Path) -> Pu
 
 
 def questions_of(folder: Path, edited: EditedLedger) -> Questions | None:
-    """The companion written from this very ledger, with the reviewers' edits, if there is
-    one: a companion of an earlier text (its stage failed since) is not shown beside a
-    later one."""
+    """The companion written from this very ledger, if there is one with a question still
+    answered once the reviewers' edits are applied: a companion of an earlier text (its
+    stage failed since) is not shown beside a later one."""
     try:
         questions = Questions.model_validate_json((folder / "questions.json").read_text())
     except (OSError, ValidationError):
         return None
     made_from = questions.provenance.inputs.get("ledger") if questions.provenance else None
     written_from = edited.provenance.inputs.get("ledger") if edited.provenance else None
-    if made_from != written_from or not questions.zh.items:
+    if made_from != written_from or not questions.answered(edited.ledger, "zh"):
         return None
-    return edited_answers(questions, edited.applied)
+    return questions
 
 
 def talks_with_articles(

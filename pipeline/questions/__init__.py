@@ -2,12 +2,14 @@
 for readers who want the point before the depth.
 
 An answer is a run of up to SENTENCES_PER_ANSWER verified fact sentences of one chapter,
-taken from the ledger in both languages as the article says them: an answer says nothing
-the article does not. Up to MOST_QUESTIONS runs, spread over the chapters. The model asks
-the one question each run answers (pipeline.llm.rounds: checked against its answer
-alone); a question that fails twice is dropped, and so is a repeat. Questions are
-translated like ledger sentences, and an item whose question does not translate is
-dropped. A companion of fewer than FEWEST_QUESTIONS questions is a visible fallback.
+kept as their ledger ids (pipeline.schema.questions: composed from the ledger wherever it
+is shown, with the reviewers' edits): an answer says nothing the article does not. Up to
+MOST_QUESTIONS runs, spread over the chapters. The model asks the one question each run
+answers (pipeline.llm.rounds: checked against its answer alone); a question that fails
+twice is dropped, and so is a repeat. Questions are translated like ledger sentences, and
+an item whose question does not translate is dropped. Questions are no sentences of the
+article's ledger (no reviewer edits them): their text is kept in both languages. A
+companion of fewer than FEWEST_QUESTIONS questions is a visible fallback.
 """
 
 import re
@@ -181,13 +183,10 @@ def write_questions(
             # a translation that no longer asks is no question: both languages go
             revisions.append(dropped_for(target, sentence.id, translation, "no question"))
             continue
+        answer = [s.id for s in topic.sentences]
         for language in (lang, target):
             question = sentence.text(language).text
-            items[language].append(
-                QuestionAnswer(
-                    question=question, answer=topic.answer(language), citations=topic.units()
-                )
-            )
+            items[language].append(QuestionAnswer(question=question, sentences=answer))
     count = len(items[lang])
     return Questions(
         en=QuestionsText(lang="en", items=items["en"]),

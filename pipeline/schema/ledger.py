@@ -141,6 +141,13 @@ class Ledger(StageOutput):
             found.append(LeftOut(sentence=sentence.id, lang=lang, answer=answer, failed=failed))
         return found
 
+    def paragraph(self, ids: list[str], lang: str) -> DraftParagraph:
+        """The sentences `ids` (each in the ledger) joined in `lang`, citing their units."""
+        sentences = self.by_id()
+        units = [u for i in ids for u in sentences[i].units]
+        text = joined([sentences[i] for i in ids], lang)
+        return DraftParagraph(text=text, citations=list(dict.fromkeys(units)))
+
     def text(self, lang: Lang) -> DraftText:
         """The article in `lang`, composed: a paragraph is its sentences joined."""
         sentences = self.by_id()
@@ -149,16 +156,11 @@ class Ledger(StageOutput):
             written = sentences[sentence_id].text(lang)
             return written.text if written else ""
 
-        def paragraph(ids: list[str]) -> DraftParagraph:
-            units = [u for i in ids for u in sentences[i].units]
-            text = joined([sentences[i] for i in ids], lang)
-            return DraftParagraph(text=text, citations=list(dict.fromkeys(units)))
-
         chapters = [
             DraftSection(
                 role=chapter.role,
                 title=said(chapter.heading),
-                paragraphs=[paragraph(p.sentences) for p in chapter.paragraphs],
+                paragraphs=[self.paragraph(p.sentences, lang) for p in chapter.paragraphs],
             )
             for chapter in self.chapters
         ]

@@ -321,16 +321,17 @@ def article_page(
 
 
 def qa_page(talk: PublishedTalk, lang: str) -> str:
-    """The article's companion: each question a heading, its answer cited like a paragraph."""
+    """The article's companion: each question a heading, its answer (composed from the
+    edited ledger) cited like a paragraph."""
     page, words = page_path("qa", talk.slug, lang), HEADINGS[lang]
     title = typeset_text(talk.draft.text(lang).title, lang)
     article = relative(page_path("articles", talk.slug, "zh"), page)
     lines = [f"# {words['qa_title'].format(title=title)}", "", f"[← {title}]({article})", ""]
     lines += [words["qa_intro"].format(title=title), ""]
-    for item in talk.questions.text(lang).items if talk.questions else []:
-        units = [talk.units[c] for c in item.citations if c in talk.units]
-        lines += [f"## {typeset_text(item.question, lang)}", ""]
-        lines += [cited(item.answer, units, talk, lang, page), ""]
+    for question, answer in talk.questions.answered(talk.ledger, lang) if talk.questions else []:
+        units = [talk.units[c] for c in answer.citations if c in talk.units]
+        lines += [f"## {typeset_text(question, lang)}", ""]
+        lines += [cited(answer.text, units, talk, lang, page), ""]
     return "\n".join(lines)
 
 

@@ -13,6 +13,7 @@ from pipeline.edits import (
     record_edit,
 )
 from pipeline.schema import FactSource
+from pipeline.schema.article import DraftParagraph
 from pipeline.schema.ledger import SentenceCheck, Written
 from tests.helpers import ledger_of
 
@@ -97,22 +98,31 @@ def test_edits_are_kept_in_the_talk_folder_and_a_broken_file_names_itself(tmp_pa
         read_edits(tmp_path)
 
 
-def test_the_companion_answers_with_the_reviewers_text():
-    from pipeline.edits import edited_answers
+def test_the_companion_answers_with_the_reviewers_text_and_without_a_dropped_sentence():
     from pipeline.schema import QuestionAnswer, Questions, QuestionsText
 
-    def companion(lang, question, answer):
-        item = QuestionAnswer(question=question, answer=answer, citations=["t-1"])
+    def companion(lang, question):
+        item = QuestionAnswer(question=question, sentences=["f-0", "f-1"])
         return QuestionsText(lang=lang, items=[item])
 
     questions = Questions(
-        en=companion("en", "How much is wasted?", f"{EN[0][0]} {EN[1][0]}"),
-        zh=companion("zh", "浪费多少？", f"{ZH[0][0]}{ZH[1][0]}"),
+        en=companion("en", "How much is wasted?"), zh=companion("zh", "浪费多少？")
     )
+    assert questions.answered(ledger(), "zh") == [
+        ("浪费多少？", DraftParagraph(text=f"{ZH[0][0]}{ZH[1][0]}", citations=["s-02", "t-1"]))
+    ]
     texts = {"zh": "它浪费 60% 的内存。", "en": "It wastes 60 percent."}
-    fixed = edited_answers(questions, [make_edit(ledger(), "f-1", texts, "Lin", None)])
-    assert fixed.en.items[0].answer == "Blocks hold 16 tokens. It wastes 60 percent."
-    assert fixed.zh.items[0].answer == "每个块有 16 个 token。它浪费 60% 的内存。"
+    fixed = apply_edits(ledger(), [make_edit(ledger(), "f-1", texts, "Lin", None)]).ledger
+    [(_, en)], [(_, zh)] = questions.answered(fixed, "en"), questions.answered(fixed, "zh")
+    assert (en.text, zh.text) == (
+        "Blocks hold 16 tokens. It wastes 60 percent.",
+        "每个块有 16 个 token。它浪费 60% 的内存。",
+    )
+    dropped = apply_edits(ledger(), [make_edit(ledger(), "f-1", {}, "Lin", None, drop=True)])
+    [(_, en)] = questions.answered(dropped.ledger, "en")
+    assert (en.text, en.citations) == ("Blocks hold 16 tokens.", ["s-02"])
+    both = [make_edit(ledger(), i, {}, "Lin", None, drop=True) for i in ("f-0", "f-1")]
+    assert questions.answered(apply_edits(ledger(), both).ledger, "en") == []  # not asked
 
 
 def test_a_left_out_fact_a_reviewer_wrote_is_printed_and_no_longer_the_runs():

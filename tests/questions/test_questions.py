@@ -95,13 +95,18 @@ def answering(questions: dict, translations: dict):
 
 def test_each_answer_is_the_articles_own_verified_sentences_in_both_languages():
     questions, endpoint = answering(ASKED, TRANSLATED)
-    assert [(i.question, i.answer) for i in questions.en.items] == [
+    # the unverified sentence is no part of an answer
+    assert [i.sentences for i in questions.en.items] == [["f-1"], ["f-2"]]
+    assert [(q, a.text) for q, a in questions.answered(ledger(), "en")] == [
         (ASKED["q-1"], WASTE[0]),
-        (ASKED["q-2"], BLOCKS[0]),  # the unverified sentence is no part of an answer
+        (ASKED["q-2"], BLOCKS[0]),
     ]
-    assert [i.answer for i in questions.zh.items] == [WASTE[1], BLOCKS[1]]
-    assert [i.question for i in questions.zh.items] == list(TRANSLATED.values())
-    assert [i.citations for i in questions.zh.items] == [["t-00:00:00"], ["t-00:00:06"]]
+    zh = questions.answered(ledger(), "zh")
+    assert [(q, a.text) for q, a in zh] == [
+        (TRANSLATED[ASKED["q-1"]], WASTE[1]),
+        (TRANSLATED[ASKED["q-2"]], BLOCKS[1]),
+    ]
+    assert [a.citations for _, a in zh] == [["t-00:00:00"], ["t-00:00:06"]]
     assert "(chapter: Memory waste)" in endpoint.user_messages()[0]
     # two questions are not a companion worth its page: visible, never plain `succeeded`
     assert questions.fallbacks == ["only 2 questions passed"]

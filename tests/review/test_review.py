@@ -61,7 +61,13 @@ def test_a_faithful_pair_passes_every_check():
 @pytest.mark.parametrize(
     ("en", "zh", "title", "check", "finding"),
     [
-        ([EN[0].replace("2.2", "2.5"), EN[1]], ZH, None, "sentences_grounded", "numbers: not in its source: 2.5"),
+        (
+            [EN[0].replace("2.2", "2.5"), EN[1]],
+            ZH,
+            None,
+            "sentences_grounded",
+            "not in its source: 2.5",
+        ),
         (
             [EN[0] + " The sentence states only what the item states.", EN[1]],
             ZH,

@@ -80,9 +80,9 @@ ZH = [
 ]
 # An untranslated paragraph: fixable, so the automatic verdict is 需修改.
 ZH_UNTRANSLATED = [ZH[0], ("PagedAttention hands out blocks of 16 tokens on demand.", ["s-02"])]
-QUESTIONS = {
-    "en": ("How much KV cache memory does reserving the maximum length waste?", EN[0]),
-    "zh": ("预留最大长度会浪费多少 KV cache 内存？", ZH[0]),
+QUESTIONS = {  # answered by the article's two sentences, f-0 and f-1
+    "en": "How much KV cache memory does reserving the maximum length waste?",
+    "zh": "预留最大长度会浪费多少 KV cache 内存？",
 }
 PROMPTS = [load_prompt(n) for n in ("outline", "rewrite_facts_en", "translate_sentences_zh")]
 
@@ -111,14 +111,16 @@ def publish(
     edits: dict[str, tuple[str, str]] | None = None,
     misheard: tuple[str, ...] = (),
     left_out: tuple[str, ...] = (),
+    dropped: tuple[str, ...] = (),
 ) -> Path:
     """A talk's outputs folder with articles, a picture of each slide of `pictures` (slide
     2 is cited by s-02; slide n by s-0n, a unit of its own), a run record and, with
     `questions`, a companion of one question; `terms` are its deck terms (the evidence
     glossary); `chapters` and `summaries` are (en, zh); `edits` are a reviewer's texts
     (zh, en) by sentence id; `misheard` are words of the first source said that recognition
-    may have misheard; `left_out` are ids of sentences whose Chinese failed twice; its talk
-    folder is inputs/<slug> beside `outputs`."""
+    may have misheard; `left_out` are ids of sentences whose Chinese failed twice;
+    `dropped` are ids of sentences a reviewer dropped; its talk folder is inputs/<slug>
+    beside `outputs`."""
     store = TalkStore(outputs / slug)
     folder = outputs / slug
     (folder / "slides").mkdir(parents=True, exist_ok=True)
@@ -136,6 +138,7 @@ def publish(
     ledger = ledger.model_copy(update={"plan": ledger.chapters}).arranged()
     texts = (edits or {}).items()
     reviewed = [make_edit(ledger, i, {"zh": z, "en": e}, "Lin", None) for i, (z, e) in texts]
+    reviewed += [make_edit(ledger, i, {}, "Lin", None, drop=True) for i in dropped]
     corrected = apply_edits(ledger, reviewed).ledger
     units = UNITS + [
         EvidenceUnit(id=f"s-{n:02d}", kind="slide", text=f"Slide {n}", slide=n, image=image(n))
@@ -175,8 +178,9 @@ def companion(ledger: Ledger) -> Questions:
     provenance = Provenance(
         stage="questions", code_version="t", inputs={"ledger": sha256_model(ledger)}
     )
+    answer = ["f-0", "f-1"]
     texts = {
-        lang: QuestionsText(lang=lang, items=[QuestionAnswer(question=q, answer=a, citations=c)])
-        for lang, (q, (a, c)) in QUESTIONS.items()
+        lang: QuestionsText(lang=lang, items=[QuestionAnswer(question=q, sentences=answer)])
+        for lang, q in QUESTIONS.items()
     }
     return Questions(**texts, provenance=provenance)

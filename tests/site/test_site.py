@@ -3,7 +3,7 @@ import re
 
 from pipeline.site import build_site, site_is_current, write_site
 from tests.library.shelf import BASICS, PREFIX, ROUTER, SWAP, SWAPPING, shelve
-from tests.site.published import QUESTIONS, VIDEO, ZH_UNTRANSLATED, publish
+from tests.site.published import EN, QUESTIONS, VIDEO, ZH, ZH_UNTRANSLATED, publish
 
 
 def test_the_site_builds_strictly_with_cards_articles_slides_and_review_cards(tmp_path):
@@ -156,7 +156,7 @@ def test_an_article_with_a_companion_links_its_questions_and_answers(tmp_path):
     build_site(outputs, outputs / "site", inputs)
     public = outputs / "site" / "public"
     for lang, prefix in (("zh", ""), ("en", "en/")):
-        question = QUESTIONS[lang][0]
+        question = QUESTIONS[lang]
         qa = (public / f"{prefix}qa/paging/index.html").read_text()
         assert question in qa and 'href="https://www.youtube.com/watch?v=abc&amp;t=65"' in qa
         assert qa.count("<h2") == 1
@@ -164,6 +164,32 @@ def test_an_article_with_a_companion_links_its_questions_and_answers(tmp_path):
         index = (public / f"{prefix}index.html").read_text()
         assert 'href="../../qa/paging/"' in article and 'href="qa/paging/"' in index
     assert not (public / "qa/plain").exists()
+
+
+def test_the_qa_page_answers_with_the_reviewers_edit_and_without_a_left_out_sentence(tmp_path):
+    from pipeline.library.talks import load_talk
+    from pipeline.site.pages import qa_page
+
+    outputs, inputs = tmp_path / "outputs", tmp_path / "inputs"
+
+    def answered(slug: str, lang: str, **talk) -> str:
+        publish(outputs, slug, "分页", dt.date(2026, 10, 1), questions=True, **talk)
+        page = qa_page(load_talk(outputs / slug, slug, inputs), lang)
+        return page[page.index("## ") :]  # the question and its answer
+
+    assert EN[0][0] in answered("plain", "en") and ZH[1][0] in answered("plain", "zh")
+    fixed = (
+        "预留最大长度会浪费七成以上的显存。",
+        "Reserving the longest length wastes most memory.",
+    )
+    edited = {"edits": {"f-0": fixed}, "dropped": ("f-1",)}
+    en, zh = answered("edited", "en", **edited), answered("edited", "zh", **edited)
+    assert fixed[1] in en and EN[0][0] not in en and EN[1][0] not in en
+    assert fixed[0] in zh and ZH[0][0] not in zh and ZH[1][0] not in zh
+    en = answered("failed", "en", left_out=("f-1",))  # its Chinese failed twice
+    assert EN[0][0] in en and EN[1][0] not in en
+    publish(outputs, "gone", "分页", dt.date(2026, 10, 1), questions=True, dropped=("f-0", "f-1"))
+    assert load_talk(outputs / "gone", "gone", inputs).questions is None  # no Q&A page
 
 
 def test_a_companion_of_an_earlier_draft_is_not_shown(tmp_path):
