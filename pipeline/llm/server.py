@@ -218,14 +218,19 @@ class EmbeddedServer:
 
     def terminate(self) -> None:
         """Terminate, and kill if a generation in flight holds it up (Ctrl-C mid-call)."""
-        process = self.process
-        if process is not None and process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=STOP_GRACE_S)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        if self.process is not None:
+            stop(self.process)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Terminate a child process, and kill it if it has not stopped within STOP_GRACE_S."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def embedded_model_id(opts: EmbeddedLLMOptions) -> str:
