@@ -11,7 +11,6 @@ from pipeline.transcript.corrections import COMMON_WORD, squash
 
 # A word as recognition writes it: letters and digits, joined by hyphens or dots ("FP8",
 # "KV-K2", "v0.2"); an apostrophe's "s" is left apart.
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 RUN_GAP = re.compile(r"[ -]")  # the words of a run are apart by a space or a hyphen only
 
 
