@@ -208,9 +208,9 @@ def article_metrics(
     sections = notes.sections if notes else []
     covered = [any(u in cited_ids for u in s.unit_ids) for s in sections]
     names = kept_terms(terms)
-    # The review's own checks, counted over the paragraphs (where: "zh §2¶1: ...").
+    # The review's own check, counted over the paragraphs (not the headings).
     places = [f.place for f in check_terminology(draft, language).findings]
-    term_problems = sum("¶" in where for where in places)
+    term_problems = sum(place.part == "paragraph" for place in places)
     unfaithful = unfaithful_paragraphs(draft, language)
     leaks = [m for m in (truth.misheard if truth else []) for t in all_text if mentions(t, m)]
     return {

@@ -24,7 +24,7 @@ from pipeline.library.glossary import Articles, candidate_terms
 from pipeline.library.talks import PublishedTalk
 from pipeline.library.topics import Topic
 from pipeline.schema import Contract
-from pipeline.schema.library import Contrast, PathNote, Place, ReadingPath, Relation
+from pipeline.schema.library import Contrast, PathNote, PathPlace, ReadingPath, Relation
 
 DEFAULT_PATHS = Path(__file__).with_name("paths.yaml")
 MAX_BEFORE = 2  # articles a note says to read first (the nearest earlier ones)
@@ -127,7 +127,7 @@ def reading_order(
     return order
 
 
-def place_of(position: int, of: int) -> Place:
+def path_place(position: int, of: int) -> PathPlace:
     if position == 1:
         return "intro"
     return "closing" if position == of and of >= 3 else "advanced"
@@ -145,7 +145,7 @@ def path_notes(order: list[str], grounds: Grounds, terms: PathTerms) -> list[Pat
         notes.append(
             PathNote(
                 slug=slug,
-                place=place_of(k + 1, len(order)),
+                place=path_place(k + 1, len(order)),
                 position=k + 1,
                 of=len(order),
                 before=before,

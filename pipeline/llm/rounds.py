@@ -1,10 +1,11 @@
 """Sentences written by the model one at a time and checked one by one: every job is one
-sentence from one source, asked in a call of its own and checked against its own source
-alone. A job that fails is asked once more with what failed; a job that fails twice is
-left out, its last answer kept for reviewers with what it failed (a heading, title or
-summary, which the article cannot do without, keeps its best answer, marked). At most
-two calls per job, or one when the job says so: a sentence gets at most three calls in
-all, its rewrite's and its translation's.
+sentence (a fact, a translation, a question, a chapter's heading) from its one item, asked
+in a call of its own and checked against that item alone. A job that fails is asked once
+more with the advice of each check it failed (pipeline.schema.checks); a job that fails
+twice is left out, its last answer kept for reviewers with what it failed (a heading,
+title or summary, which the article cannot do without, keeps its best answer, marked). At
+most two calls per job, or one when the job says so: a sentence gets at most three calls
+in all, its rewrite's and its translation's.
 
 One job per call, measured (benchmarks/ledger_facts.py, sglang-2025 and
 zh-inference-frameworks sources): six per call, the 1.5B copied every item (verified 0.33
@@ -47,8 +48,8 @@ class SentenceReply(BaseModel):
 
 
 def asked(job: Job, llm: LLM, prompt: Prompt, revise: str, variant: int) -> str:
-    """The model's answer for the job; empty when it answered nothing valid. An outage
-    (EndpointError) is raised."""
+    """The model's answer for the job, on one line and unquoted; empty when it answered
+    nothing valid. An outage (EndpointError) is raised."""
     rendered = prompt.render(item=job.line, revise=revise, **job.values)
     try:
         reply = llm.complete(rendered, SentenceReply, TOKENS_PER_SENTENCE, variant)
@@ -57,16 +58,21 @@ def asked(job: Job, llm: LLM, prompt: Prompt, revise: str, variant: int) -> str:
     return unquoted(" ".join(reply.text.split()))
 
 
-QUOTES = {'"': '"', "'": "'", "“": "”", "「": "」"}
+QUOTES = {'"': '"', "“": "”", "「": "」", "『": "』"}  # not "'": an apostrophe is no quote
 
 
 def unquoted(text: str) -> str:
-    """A reply wrapped whole in one pair of quotes, without them."""
-    inner = text[1:-1]
-    closing = QUOTES.get(text[:1])
-    if closing and text.endswith(closing) and not any(q in inner for q in (text[0], closing)):
+    """A reply without the quotes that wrap it whole, or that stand unpaired at its
+    edges ('"Prefix caching' is Prefix caching; 'called "X".' keeps its pair)."""
+    first, last, inner = text[:1], text[-1:], text[1:-1]
+    if len(text) > 1 and QUOTES.get(first) == last and first not in inner and last not in inner:
         return inner.strip()
-    return text
+    if first in QUOTES and QUOTES[first] not in text[1:]:
+        text = text[1:]
+    openings = {closing: opening for opening, closing in QUOTES.items()}
+    if last in openings and openings[last] not in text[:-1]:
+        text = text[:-1]
+    return text.strip()
 
 
 def revise_note(failed: Written | None) -> str:

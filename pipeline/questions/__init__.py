@@ -26,7 +26,8 @@ from pipeline.ledger.translate import translate_sentences
 from pipeline.llm.client import LLM
 from pipeline.llm.rounds import Job, written
 from pipeline.schema import Place, QuestionAnswer, Questions, QuestionsText, Revision
-from pipeline.schema.ledger import Ledger, LedgerSentence, SentenceCheck, Written, joined
+from pipeline.schema.checks import SentenceCheck
+from pipeline.schema.ledger import Ledger, LedgerSentence, Written, joined
 
 MOST_QUESTIONS = 6
 FEWEST_QUESTIONS = 4  # fewer is not a companion worth its page: a visible fallback

@@ -36,6 +36,7 @@ from pipeline.schema import (
     Review,
     SentenceCheck,
 )
+from pipeline.schema.checks import ArticleCheckName
 
 
 def paragraphs(draft: DraftText) -> Iterator[tuple[Place, DraftParagraph]]:
@@ -55,7 +56,7 @@ def headings(draft: DraftText) -> Iterator[tuple[Place, str]]:
             yield heading_place(draft, s), section.title
 
 
-def check(name: str, findings: list[Finding]) -> Check:
+def check(name: ArticleCheckName, findings: list[Finding]) -> Check:
     return Check(name=name, passed=not findings, findings=findings)
 
 

@@ -2,7 +2,7 @@
 
 from typing import Literal, get_args
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, model_validator
 
 from pipeline.schema.base import Contract, StageOutput
 from pipeline.schema.checks import SentenceCheck
@@ -68,6 +68,18 @@ class Place(Contract):
     chapter: int | None = None
     paragraph: int | None = None
     sentence: str | None = Field(None, description="the ledger sentence, where one is meant")
+
+    @model_validator(mode="after")
+    def _complete(self) -> "Place":
+        needs = {
+            "tags": self.lang is None,
+            "heading": self.chapter is not None,
+            "paragraph": self.chapter is not None and self.paragraph is not None,
+            "sentence": self.sentence is not None,
+        }
+        if not needs.get(self.part, True) or (self.part != "tags" and self.lang is None):
+            raise ValueError(f"a place of part {self.part!r} lacks what locates it")
+        return self
 
     def __str__(self) -> str:
         """A short form for logs and run records: "en §2¶1", "zh §3 title", "tags"."""

@@ -192,17 +192,18 @@ class Ledger(StageOutput):
             Revision(
                 place=Place(lang=left.lang, part="sentence", sentence=left.sentence),
                 findings=left.failed,
+                reason="" if left.failed else "not translated",
                 action="dropped",
             )
             for left in self.left_out()
         ]
-        for lang in ("zh", "en"):
-            places = self.places(lang)
-            for sentence in (s for s in self.sentences if s.id in places):
+        places = {lang: self.places(lang) for lang in ("zh", "en")}
+        for sentence in (s for s in self.sentences if s.id in places["zh"]):
+            for lang in ("zh", "en"):
                 written = sentence.text(lang)
                 if written is not None and written.rejected:
                     kept = Revision(
-                        place=places[sentence.id],
+                        place=places[lang][sentence.id],
                         findings=written.rejected,
                         action="kept with findings",
                     )

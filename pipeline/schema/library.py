@@ -45,12 +45,12 @@ class Contrast(Contract):
     theirs: list[str] = Field(default_factory=list)
 
 
-Place = Literal["intro", "advanced", "closing"]
+PathPlace = Literal["intro", "advanced", "closing"]
 
 
 class PathNote(Contract):
     slug: str
-    place: Place
+    place: PathPlace
     position: int = Field(ge=1, description="1-based, in the path's order")
     of: int = Field(ge=2, description="how many articles the path has")
     before: list[Relation] = Field(default_factory=list, description="what to read first, why")

@@ -16,7 +16,14 @@ from pipeline.notes.sources import fact_sources
 from pipeline.review.flags import flags
 from pipeline.schema import Ledger, LedgerSentence, SentenceCheck, StaleEdit
 from pipeline.schema.checks import SENTENCE_CHECKS
-from pipeline.site.pages import HEADINGS, decision_lines, page_path, relative, review_card
+from pipeline.site.pages import (
+    HEADINGS,
+    anchor_of,
+    decision_lines,
+    page_path,
+    relative,
+    review_card,
+)
 
 WORDS = {
     "source": "出处",
@@ -73,13 +80,15 @@ def proof_page(talk: PublishedTalk) -> str:
     lines += read_first_lines(ledger, flagged)
     lines += sentence_lines(talk, ledger.by_id()[ledger.title])
     lines += sentence_lines(talk, ledger.by_id()[ledger.summary])
-    for c, chapter in enumerate(ledger.chapters, start=1):
+    places = ledger.places("zh")
+    for chapter in ledger.chapters:
         heading = ledger.by_id()[chapter.heading]
         named = typeset_text(heading.zh.text, "zh") if heading.zh else ""
-        lines += [f"## {named or LEAD} {{ #c-{c} }}", ""]
+        lines += [f"## {named or LEAD} {{ #{anchor_of(places[chapter.heading])} }}", ""]
         lines += sentence_lines(talk, heading)
-        for p, paragraph in enumerate(chapter.paragraphs, start=1):
-            lines += [f'<a id="p-{c}-{p}"></a>**¶{p}**', ""]
+        for paragraph in chapter.paragraphs:
+            place = places[paragraph.sentences[0]]
+            lines += [f'<a id="{anchor_of(place)}"></a>**¶{place.paragraph}**', ""]
             for sentence_id in paragraph.sentences:
                 lines += sentence_lines(talk, ledger.by_id()[sentence_id], flagged)
     return "\n".join(lines + gone_lines(talk) + left_out_lines(talk) + uncertain_lines(talk))

@@ -133,14 +133,9 @@ def recording_length(recording: Path | None) -> tuple[float | None, list[str]]:
         return None, [f"{recording.name}: {err.message}; its subtitles are used without it"]
 
 
-def read_subtitles(path: Path, language: str | None, recording: Path | None = None) -> Transcript:
-    """An existing subtitle file as the transcript, so no speech recognition is needed.
-
-    Its encoding is detected; cues are cleaned of markup, unrolled when they roll, put in
-    time order and repaired (see cues.py), each repair a warning; cues after the end of the
-    talk's `recording` are dropped.
-    """
-    form = reader_of(path, "subtitles")  # by the table of formats: no reader guesses
+def subtitle_text(path: Path) -> tuple[str, str]:
+    """The subtitle file's text and the encoding it was decoded from; StageFailure when it
+    is too large or empty."""
     size = path.stat().st_size
     if size > MAX_SUBTITLE_BYTES:
         raise StageFailure(
@@ -151,6 +146,18 @@ def read_subtitles(path: Path, language: str | None, recording: Path | None = No
     text, encoding = decode_text(path.read_bytes(), path)
     if not text.strip():
         raise StageFailure("the subtitle file is empty", path)
+    return text, encoding
+
+
+def read_subtitles(path: Path, language: str | None, recording: Path | None = None) -> Transcript:
+    """An existing subtitle file as the transcript, so no speech recognition is needed.
+
+    Its encoding is detected; cues are cleaned of markup, unrolled when they roll, put in
+    time order and repaired (see cues.py), each repair a warning; cues after the end of the
+    talk's `recording` are dropped.
+    """
+    form = reader_of(path, "subtitles")  # by the table of formats: no reader guesses
+    text, encoding = subtitle_text(path)
     if form == "bcc":
         cues, warnings, header_language = bcc_cues(text, path), [], None
     else:

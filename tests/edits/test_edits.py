@@ -14,7 +14,8 @@ from pipeline.edits import (
 )
 from pipeline.schema import FactSource
 from pipeline.schema.article import DraftParagraph
-from pipeline.schema.ledger import SentenceCheck, Written
+from pipeline.schema.checks import SentenceCheck
+from pipeline.schema.ledger import Written
 from tests.helpers import ledger_of
 
 SOURCES = [

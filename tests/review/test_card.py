@@ -1,8 +1,11 @@
 import pytest
+from pydantic import ValidationError
 
 from pipeline.review import review as review_ledger
-from pipeline.schema.checks import ARTICLE_CHECKS
-from pipeline.schema.ledger import SentenceCheck
+from pipeline.review.card import place_of
+from pipeline.schema import Place
+from pipeline.schema.checks import ARTICLE_CHECKS, SentenceCheck
+from pipeline.site.pages import anchor_of
 from tests.review.test_review import EN, EVIDENCE, PROMPTS, ZH, ledger, review
 
 
@@ -159,3 +162,40 @@ def test_the_code_summary_names_the_mechanisms_not_the_title_or_an_introduction(
         ],
     )
     assert summary_of(article) == "文章讲缓存分页：重点包括按需分块、前缀共享。"
+
+
+@pytest.mark.parametrize(
+    ("place", "zh", "en", "anchor"),
+    [
+        (
+            Place(lang="en", part="paragraph", chapter=3, paragraph=4),
+            "英文第 3 章第 4 段",
+            "English chapter 3, paragraph 4",
+            "p-3-4",
+        ),
+        (
+            Place(lang="zh", part="heading", chapter=2),
+            "中文第 2 章标题",
+            "Chinese chapter 2, heading",
+            "c-2",
+        ),
+        (Place(lang="zh", part="summary"), "中文摘要", "Chinese summary", None),
+        (Place(lang="en", part="text"), "英文全文", "English text", None),
+        (Place(part="tags"), "标签", "tags", None),
+        (
+            Place(lang="en", part="sentence", sentence="f-12"),
+            "英文句子 f-12",
+            "English sentence f-12",
+            None,
+        ),
+    ],
+)
+def test_a_place_is_said_in_a_reviewers_words_and_linked_where_the_proof_page_has_it(
+    place, zh, en, anchor
+):
+    assert (place_of(place, "zh"), place_of(place, "en"), anchor_of(place)) == (zh, en, anchor)
+
+
+def test_a_place_without_what_locates_it_is_refused():
+    with pytest.raises(ValidationError):
+        Place(lang="en", part="paragraph", chapter=3)

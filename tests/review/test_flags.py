@@ -1,7 +1,8 @@
 """The sentences a reviewer reads first, from the ledger's own record."""
 
 from pipeline.review.flags import flags
-from pipeline.schema.ledger import FactSource, SentenceCheck
+from pipeline.schema.checks import SentenceCheck
+from pipeline.schema.ledger import FactSource
 from tests.helpers import ledger_of
 
 EN = [

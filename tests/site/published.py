@@ -28,7 +28,7 @@ from pipeline.schema import (
     Talk,
     TalkMeta,
 )
-from pipeline.schema.ledger import SentenceCheck
+from pipeline.schema.checks import SentenceCheck
 from tests.helpers import ledger_of
 
 VIDEO = "https://www.youtube.com/watch?v=abc"
