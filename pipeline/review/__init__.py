@@ -174,15 +174,15 @@ def check_headings(drafts: tuple[DraftText, ...]) -> Check:
     another chapter's heading."""
     findings = []
     for draft in drafts:
-        seen: dict[str, str] = {}
+        seen: dict[str, int] = {}
         for s, section in enumerate(draft.sections, start=1):
             where, key = heading_place(draft, s), normal(section.title)
             if key in ROLE_NAMES:
                 findings.append(Finding(place=where, detail=f"{section.title!r} is a role's name"))
             elif key in seen:
-                detail = f"{section.title!r} heads {seen[key]} too"
+                detail = f"{section.title!r} heads chapter {seen[key]} too"
                 findings.append(Finding(place=where, detail=detail))
-            seen.setdefault(key, f"§{s}")
+            seen.setdefault(key, s)
     return check("headings_name_chapters", findings)
 
 

@@ -108,8 +108,8 @@ def test_a_seeded_fault_fails_its_check(en, zh, title, check, finding):
 def test_two_chapters_under_one_heading_fail():
     checks = review(title="Paging", chapters=2)[1]
     assert [str(f) for f in checks["headings_name_chapters"].findings] == [
-        "zh §2 title: '缓存分页' heads §1 too",
-        "en §2 title: 'Paging' heads §1 too",
+        "zh §2 title: '缓存分页' heads chapter 1 too",
+        "en §2 title: 'Paging' heads chapter 1 too",
     ]
 
 
