@@ -29,11 +29,16 @@ TOKENS_PER_SENTENCE = 90  # a written sentence of up to ~60 words in its JSON re
 MAX_SENTENCE_CHARS = 500
 
 
+class SentenceReply(BaseModel):
+    text: str = Field(min_length=2, max_length=MAX_SENTENCE_CHARS)
+
+
 @dataclass(frozen=True)
 class Job:
     """One sentence to write: its id, the item the prompt gives, the prompt's values for it,
-    how an answer is checked, whether it is asked twice, and whether its best failed answer
-    stands (`keep_best`) rather than being left out."""
+    how an answer is checked, whether it is asked twice, whether its best failed answer
+    stands (`keep_best`) rather than being left out, and the reply's form (a model with a
+    `text`) and token budget."""
 
     id: str
     line: str
@@ -41,10 +46,8 @@ class Job:
     values: dict[str, str] = field(default_factory=dict)
     retry: bool = True
     keep_best: bool = False
-
-
-class SentenceReply(BaseModel):
-    text: str = Field(min_length=2, max_length=MAX_SENTENCE_CHARS)
+    reply: type[BaseModel] = SentenceReply
+    max_tokens: int = TOKENS_PER_SENTENCE
 
 
 def asked(job: Job, llm: LLM, prompt: Prompt, revise: str, variant: int) -> str:
@@ -52,7 +55,7 @@ def asked(job: Job, llm: LLM, prompt: Prompt, revise: str, variant: int) -> str:
     nothing valid. An outage (EndpointError) is raised."""
     rendered = prompt.render(item=job.line, revise=revise, **job.values)
     try:
-        reply = llm.complete(rendered, SentenceReply, TOKENS_PER_SENTENCE, variant)
+        reply = llm.complete(rendered, job.reply, job.max_tokens, variant)
     except InvalidReply:
         return ""
     return unquoted(" ".join(reply.text.split()))

@@ -8,6 +8,8 @@ import re
 from collections.abc import Callable
 from functools import partial
 
+from pydantic import BaseModel, Field
+
 from pipeline.core.checks import composed_checks
 from pipeline.core.grounding import (
     is_echo,
@@ -229,7 +231,18 @@ def chapter_title(
     return None
 
 
+class HeadingReply(BaseModel):
+    title: str = Field(min_length=2, max_length=MAX_HEADING_CHARS)
+
+    @property
+    def text(self) -> str:
+        return self.title
+
+
 HEADING_SIZES = {"zh": "4 to 14 Chinese characters", "en": "2 to 8 words"}
+
+
+HEADING_MAX_TOKENS = 60
 
 
 # A heading named for one chapter says what its notes say: this share of its words at least.
@@ -269,6 +282,8 @@ def heading_namer(
             id="heading",
             line=clip(said, LISTING_TOKENS // 4),
             check=partial(heading_checks, said=said, check=check),
+            reply=HeadingReply,
+            max_tokens=HEADING_MAX_TOKENS,
             values={
                 "title": title,
                 "language": LANGUAGE_NAMES[language],

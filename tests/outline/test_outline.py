@@ -348,7 +348,7 @@ def test_a_long_chapter_of_a_talk_without_slides_is_split_at_its_middle_and_name
         ],  # subtitles: no slide titles at all
     )
     replies = [plan(chapter("sec-01", "Serving the cache", "mechanism"))]
-    llm, _ = scripted_llm([*replies, json.dumps({"text": "Offloading and routing"})])
+    llm, _ = scripted_llm([*replies, json.dumps({"title": "Offloading and routing"})])
     outline = build_outline(
         notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"), load_prompt("outline_heading")
     )
@@ -383,7 +383,7 @@ def test_a_plan_at_its_chapter_limit_joins_short_chapters_to_split_a_long_one():
     notes = Notes(language="en", sections=[section(n, None, t) for n, t in enumerate(topics, 1)])
     firsts = [chapter(f"sec-{n:02d}", f"Topic{n}", "none") for n in range(1, 8)]
     firsts += [chapter("sec-08", "Topic8", "none")]  # eight chapters, the last over five
-    llm, _ = scripted_llm([plan(*firsts), *['{"text": "Topic"}'] * 8])
+    llm, _ = scripted_llm([plan(*firsts), *['{"title": "Topic"}'] * 8])
     outline = build_outline(
         notes, EVIDENCE, TalkMeta(), llm, load_prompt("outline"), load_prompt("outline_heading")
     )
@@ -485,9 +485,9 @@ def test_a_chapter_headed_with_a_copied_note_is_named_on_its_own():
             chapter("sec-02", "The cache is kept in blocks.", "mechanism"),
             chapter("sec-03", "Sharing prefixes is future work.", "limits"),
         ),
-        json.dumps({"text": "Cache blocks"}),
-        json.dumps({"text": "Results"}),  # a role, not a topic: asked again
-        json.dumps({"text": "Quantum gravity"}),  # not in the notes: no heading
+        json.dumps({"title": "Cache blocks"}),
+        json.dumps({"title": "Results"}),  # a role, not a topic: asked again
+        json.dumps({"title": "Quantum gravity"}),  # not in the notes: no heading
     ]
     llm, endpoint = scripted_llm(replies)
     prompts = load_prompt("outline"), load_prompt("outline_heading")
