@@ -23,9 +23,6 @@ COMMAND_WORD = re.compile(rf"\s+([^\s`，。；：！？、（）{CJK_CHARS}]+)"
 # rapidfuzz ratio at or above which two paragraphs say the same thing.
 NEAR_DUPLICATE = 90
 LATIN_WORD = re.compile(r"[A-Za-z]+")
-# A word in Latin letters as a deck or a speaker writes it, hyphens and dots inside it
-# ("KV-cache", "vllm.ai"), never begun inside a token ("FS" of "3FS", "nd" of "2nd").
-TERM_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 # Chinese prose with English terms scores well above this; English with a stray term, below.
 CHINESE_PROSE_SHARE = 0.5
 NAME_ZIPF = 1.0  # below: not an English word ("Liangsheng", "Lindqvist"): a name

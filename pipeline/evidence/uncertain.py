@@ -20,7 +20,8 @@ from collections import Counter
 from wordfreq import zipf_frequency
 
 from pipeline.core import terminology
-from pipeline.core.text import TECHNICAL, TERM_WORD
+from pipeline.core.text import TECHNICAL
+from pipeline.evidence.screen import WORD
 from pipeline.llm.client import LLM, EndpointError, Unsupported
 from pipeline.llm.parallel import ordered_map
 from pipeline.schema import Deck, EvidenceUnit
@@ -65,7 +66,7 @@ def known_words(deck: Deck | None, vocabulary: list[str]) -> set[str]:
     texts = [*vocabulary, *(t.en for t in terminology.terms())]
     if deck is not None:
         texts += [text for slide in deck.slides for text in slide.texts(pictures=True)]
-    words = {w.lower() for text in texts for w in TERM_WORD.findall(text)}
+    words = {w.lower() for text in texts for w in WORD.findall(text)}
     runs = {run for text in texts for run in spelled_together(text)}
     return words | runs | {p.lower() for text in texts for p in WORD_PART.findall(text)}
 
@@ -81,7 +82,7 @@ def is_known(word: str, known: set[str], deck_names: bool) -> bool:
 
 def uncertain_words(text: str, known: set[str], deck_names: bool = False) -> list[str]:
     """The words of `text` no dictionary, slide or vocabulary knows, in order, once each."""
-    words = TERM_WORD.findall(text)
+    words = WORD.findall(text)
     return list(dict.fromkeys(w for w in words if not is_known(w, known, deck_names)))
 
 
@@ -90,7 +91,7 @@ def unsure_heard(unit: EvidenceUnit, unsure: list[Word]) -> list[str]:
     if unit.start is None or unit.end is None:
         return []
     low = {bare(w) for w in unsure if unit.start - EDGE_S <= w.start <= unit.end + EDGE_S}
-    said = [w for w in TERM_WORD.findall(unit.text) if w.lower() in low]
+    said = [w for w in WORD.findall(unit.text) if w.lower() in low]
     return list(dict.fromkeys(said))
 
 

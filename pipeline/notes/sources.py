@@ -5,7 +5,8 @@ source per sentence. Lines and sentences too short to state anything are left ou
 
 from pipeline.core.grounding import MIN_CONTENT_TOKENS, content_tokens, split_sentences
 from pipeline.core.terminology import URL
-from pipeline.core.text import AFTER_CLAUSE, CUE_BREAK, TERM_WORD, has_cjk
+from pipeline.core.text import AFTER_CLAUSE, CUE_BREAK, has_cjk
+from pipeline.evidence.screen import WORD
 from pipeline.schema import Evidence, EvidenceUnit
 from pipeline.schema.ledger import FactSource
 
@@ -94,7 +95,7 @@ def spoken_sources(unit: EvidenceUnit) -> list[FactSource]:
             text=sentence,
             slide=unit.slide,
             start=unit.start,
-            uncertain=[w for w in unit.uncertain if w in TERM_WORD.findall(sentence)],
+            uncertain=[w for w in unit.uncertain if w in WORD.findall(sentence)],
         )
         for n, sentence in enumerate(
             piece for sentence in split_sentences(unit.text) for piece in pieces(sentence)

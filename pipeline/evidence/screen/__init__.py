@@ -49,9 +49,10 @@ from pipeline.evidence.screen.spelling import (
     runs_corrected,
     slide_names,
 )
+from pipeline.evidence.screen.words import WORD
 from pipeline.schema import Correction
 
-__all__ = ["correct_on_screen"]
+__all__ = ["WORD", "correct_on_screen"]
 
 
 def correct_on_screen(

@@ -3,8 +3,8 @@ the slide on screen name (see pipeline.evidence.screen)."""
 
 import re
 
-from pipeline.core.text import NUMBER, TERM_WORD
-from pipeline.evidence.screen.words import RUN_GAP, correction, digits, is_english
+from pipeline.core.text import NUMBER
+from pipeline.evidence.screen.words import RUN_GAP, WORD, correction, digits, is_english
 from pipeline.transcript.corrections import sound, squash
 
 # Numbers speech recognition confuses because they sound alike: thirteen / thirty, …
@@ -52,7 +52,7 @@ def part_of(heard: str, shown: str) -> bool:
 
 def words_corrected(text: str, start: float, slide: int, shown: str, corrections: list) -> str:
     phrases = [
-        (match.groups(), {w.lower() for w in TERM_WORD.findall(line)})
+        (match.groups(), {w.lower() for w in WORD.findall(line)})
         for line in shown.splitlines()
         for match in PHRASE.finditer(line)
     ]
@@ -103,7 +103,7 @@ def acronyms_corrected(text: str, start: float, slide: int, shown: str, correcti
     pairs: dict[str, set[str]] = {}
     for match in ACRONYM_PAIR.finditer(shown):
         pairs.setdefault(match.group(2).lower(), set()).add(match.group(1))
-    on_slide = set(TERM_WORD.findall(shown))
+    on_slide = set(WORD.findall(shown))
 
     def replace(match: re.Match) -> str:
         heard, word = match.groups()
@@ -126,11 +126,11 @@ def framed_corrected(
     """A heard word between the two words that frame one word of the slide's line."""
     between: dict[tuple[str, str], set[str]] = {}
     for line in shown.splitlines():
-        words = TERM_WORD.findall(line)
+        words = WORD.findall(line)
         for before, word, after in zip(words, words[1:], words[2:], strict=False):
             between.setdefault((before.lower(), after.lower()), set()).add(word)
-    on_slide = {w.lower() for w in TERM_WORD.findall(shown)} | {squash(t) for t in deck_terms}
-    spoken = list(TERM_WORD.finditer(text))
+    on_slide = {w.lower() for w in WORD.findall(shown)} | {squash(t) for t in deck_terms}
+    spoken = list(WORD.finditer(text))
     out, done = [], 0
     for before, heard, after in zip(spoken, spoken[1:], spoken[2:], strict=False):
         gaps = (text[before.end() : heard.start()], text[heard.end() : after.start()])

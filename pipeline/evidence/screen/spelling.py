@@ -5,8 +5,8 @@ import re
 
 from rapidfuzz import fuzz
 
-from pipeline.core.text import TECHNICAL, TERM_WORD
-from pipeline.evidence.screen.words import RUN_GAP, correction, digits, is_english
+from pipeline.core.text import TECHNICAL
+from pipeline.evidence.screen.words import RUN_GAP, WORD, correction, digits, is_english
 from pipeline.transcript.corrections import sound, squash
 
 MIN_RATIO = 66  # "fd8" / "fp8" (one letter of three) is 66.7
@@ -16,9 +16,7 @@ NAME_MIN_CHARS = 3
 def slide_names(text: str) -> set[str]:
     """The names a slide shows: words of technical spelling (FP8, veRL, AReaL, kimi-k2)."""
     return {
-        w
-        for w in TERM_WORD.findall(text)
-        if TECHNICAL.search(w) and len(squash(w)) >= NAME_MIN_CHARS
+        w for w in WORD.findall(text) if TECHNICAL.search(w) and len(squash(w)) >= NAME_MIN_CHARS
     }
 
 
@@ -49,7 +47,7 @@ def names_corrected(
         corrections.append(correction(start, heard, name, slide))
         return name
 
-    return TERM_WORD.sub(replace, text)
+    return WORD.sub(replace, text)
 
 
 RUN_WORDS = (4, 3, 2)
@@ -114,7 +112,7 @@ def runs_corrected(text: str, start: float, slide: int, names: set[str], correct
         candidates = [n for n in names if run_stands_for(words, n)]
         return candidates[0] if len(candidates) == 1 else None
 
-    return replaced_runs(text, TERM_WORD, RUN_GAP, name_for, start, slide, corrections)
+    return replaced_runs(text, WORD, RUN_GAP, name_for, start, slide, corrections)
 
 
 # A model's name heard in pieces, its numbers apart: "Qwen 3, 8B" while the slide shows
@@ -157,7 +155,7 @@ def inflected_corrected(
 ) -> str:
     """A heard word that is no English word and nearly spells a word of the slide, with the
     ending it was said with: "Smart Profetching" while the slide shows "Smart prefetch"."""
-    shown_words = {w for w in TERM_WORD.findall(shown) if w.isalpha() and len(w) >= 5}
+    shown_words = {w for w in WORD.findall(shown) if w.isalpha() and len(w) >= 5}
     known = {w.lower() for w in shown_words} | {squash(t) for t in deck_terms}
 
     def replace(match: re.Match) -> str:
@@ -181,4 +179,4 @@ def inflected_corrected(
         corrections.append(correction(start, heard, form, slide))
         return form
 
-    return TERM_WORD.sub(replace, text)
+    return WORD.sub(replace, text)

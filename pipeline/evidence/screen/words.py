@@ -1,6 +1,5 @@
-"""What the on-screen correction reads speech by (its words are core.text.TERM_WORD):
-how the words of a run are apart, whether one is English, and the record of a correction
-made."""
+"""What the on-screen correction reads speech by: its words, whether one is English,
+and the record of a correction made."""
 
 import re
 
@@ -10,6 +9,11 @@ from wordfreq import zipf_frequency
 from pipeline.schema import Correction
 from pipeline.transcript.corrections import COMMON_WORD, squash
 
+# A word as recognition writes it: letters and digits, joined by hyphens or dots ("FP8",
+# "KV-K2", "v0.2"); an apostrophe's "s" is left apart. Begun inside a token too ("B" of
+# "8B"), so a slide's "8B" makes a heard "B" known: with deck/vocabulary.WORD's start,
+# mlcengine's "1-B model" is doubted and left out.
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
 RUN_GAP = re.compile(r"[ -]")  # the words of a run are apart by a space or a hyphen only
 
 
