@@ -62,6 +62,7 @@ def asked(job: Job, llm: LLM, prompt: Prompt, revise: str, variant: int) -> str:
 
 
 QUOTES = {'"': '"', "“": "”", "「": "」", "『": "』"}  # not "'": an apostrophe is no quote
+OPENINGS = {closing: opening for opening, closing in QUOTES.items()}
 
 
 def unquoted(text: str) -> str:
@@ -72,8 +73,7 @@ def unquoted(text: str) -> str:
         return inner.strip()
     if first in QUOTES and QUOTES[first] not in text[1:]:
         text = text[1:]
-    openings = {closing: opening for opening, closing in QUOTES.items()}
-    if last in openings and openings[last] not in text[:-1]:
+    if last in OPENINGS and OPENINGS[last] not in text[:-1]:
         text = text[:-1]
     return text.strip()
 

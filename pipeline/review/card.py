@@ -39,8 +39,8 @@ LABELS = {"推荐收录": "Recommended", "需修改": "Needs revision", "不推�
 LANGUAGE_WORDS = {"zh": {"en": "英文", "zh": "中文"}, "en": {"en": "English", "zh": "Chinese"}}
 MAX_PLACES = 3
 PART_WORDS = {
-    "zh": {"title": "标题", "summary": "摘要", "text": "全文", "heading": "标题"},
-    "en": {"title": "title", "summary": "summary", "text": "text", "heading": "heading"},
+    "zh": {"title": "标题", "summary": "摘要", "text": "全文"},
+    "en": {"title": "title", "summary": "summary", "text": "text"},
 }
 
 

@@ -78,11 +78,11 @@ def proof_page(talk: PublishedTalk) -> str:
     ledger = talk.ledger
     flagged = {flag.sentence: flag.why for flag in flags(ledger)}
     lines += read_first_lines(ledger, flagged)
-    lines += sentence_lines(talk, ledger.by_id()[ledger.title])
-    lines += sentence_lines(talk, ledger.by_id()[ledger.summary])
-    places = ledger.places("zh")
+    by_id, places = ledger.by_id(), ledger.places("zh")
+    lines += sentence_lines(talk, by_id[ledger.title])
+    lines += sentence_lines(talk, by_id[ledger.summary])
     for chapter in ledger.chapters:
-        heading = ledger.by_id()[chapter.heading]
+        heading = by_id[chapter.heading]
         named = typeset_text(heading.zh.text, "zh") if heading.zh else ""
         lines += [f"## {named or LEAD} {{ #{anchor_of(places[chapter.heading])} }}", ""]
         lines += sentence_lines(talk, heading)
@@ -90,7 +90,7 @@ def proof_page(talk: PublishedTalk) -> str:
             place = places[paragraph.sentences[0]]
             lines += [f'<a id="{anchor_of(place)}"></a>**¶{place.paragraph}**', ""]
             for sentence_id in paragraph.sentences:
-                lines += sentence_lines(talk, ledger.by_id()[sentence_id], flagged)
+                lines += sentence_lines(talk, by_id[sentence_id], flagged)
     return "\n".join(lines + gone_lines(talk) + left_out_lines(talk) + uncertain_lines(talk))
 
 
